@@ -1,0 +1,286 @@
+"""The rules of Patchwork, once, as Numba-compiled kernels over a flat int64 state vector.
+
+Everything else in the package (the Python objects, the AI, the user interfaces) asks these
+functions; no rule is written anywhere else. With ``NUMBA_DISABLE_JIT=1`` they run as plain
+Python, which is how coverage and debugging see them.
+
+State vector layout (int64):
+    [2p], [2p+1]   quilt board of player p (word 0: rows 0-4, word 1: rows 5-8)
+    BUTTONS+p, POSITION+p, INCOME+p
+    TOP            player whose time token is on top when both share a space
+    BONUS          owner of the 7x7 bonus tile, -1 while unclaimed
+    FIRST          first player to reach the final space, -1 before
+    PENDING        special patches the PENDING_PLAYER must place before anything else
+    EDITION, MODE  rules: special-patch spaces in use, allowed orientations
+    CIRCLE_LEN     patches left in the circle, listed from CIRCLE clockwise from the first
+                   one offered (so the neutral token always stands just before CIRCLE)
+
+Move codes: ADVANCE (0); 1 + square for placing a special patch (square = 9*row + col);
+BUY_BASE + the global placement index of ``tables`` for buying and placing a patch.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import data
+from .tables import (
+    BONUS_HI,
+    BONUS_LO,
+    CANONICAL,
+    INCOME_SPACES,
+    MODE_COUNT,
+    MODE_HI,
+    MODE_INDEX,
+    MODE_LO,
+    PATCH_BUTTONS,
+    PATCH_INCOME,
+    PATCH_TIME,
+    PL_HI,
+    PL_LO,
+    PL_PATCH,
+    SPECIAL_SPACES,
+    SPLIT_ROW,
+)
+
+BUTTONS = 4
+POSITION = 6
+INCOME = 8
+TOP = 10
+BONUS = 11
+FIRST = 12
+PENDING = 13
+PENDING_PLAYER = 14
+EDITION = 15
+MODE = 16
+CIRCLE_LEN = 17
+CIRCLE = 18
+STATE_SIZE = CIRCLE + data.NUM_PATCHES
+
+ADVANCE = 0
+SPECIAL_BASE = 1
+NUM_SQUARES = data.BOARD_SIZE * data.BOARD_SIZE
+BUY_BASE = SPECIAL_BASE + NUM_SQUARES
+NUM_PLACEMENTS = len(PL_PATCH)
+# Room for the longest legal-move list (advance + 3 patches x widest) plus one scratch slot.
+MAX_MOVES = 2 + data.OFFERED_PATCHES * MODE_INDEX.shape[2]
+
+FINAL = data.FINAL_SPACE
+OFFERED = data.OFFERED_PATCHES
+SPLIT = 9 * SPLIT_ROW
+BONUS_POINTS = data.BONUS_POINTS
+EMPTY_PENALTY = data.EMPTY_PENALTY
+
+
+@njit(cache=True)
+def popcount(x: int) -> int:
+    # LLVM turns this loop into a single popcnt instruction.
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def empty_squares(s: np.ndarray, p: int) -> int:
+    return NUM_SQUARES - popcount(s[2 * p]) - popcount(s[2 * p + 1])
+
+
+@njit(cache=True)
+def square_is_empty(s: np.ndarray, p: int, sq: int) -> bool:
+    if sq < SPLIT:
+        return (s[2 * p] >> sq) & 1 == 0
+    return (s[2 * p + 1] >> (sq - SPLIT)) & 1 == 0
+
+
+@njit(cache=True)
+def is_terminal(s: np.ndarray) -> bool:
+    return s[POSITION] == FINAL and s[POSITION + 1] == FINAL and s[PENDING] == 0
+
+
+@njit(cache=True)
+def current_player(s: np.ndarray) -> int:
+    """The player to move: a pending special patch first, then the token further behind."""
+    if s[PENDING] > 0:
+        return s[PENDING_PLAYER]
+    a = s[POSITION]
+    b = s[POSITION + 1]
+    if a == FINAL and b == FINAL:
+        return -1
+    if a < b:
+        return 0
+    if b < a:
+        return 1
+    return s[TOP]
+
+
+@njit(cache=True)
+def legal_moves(s: np.ndarray, out: np.ndarray) -> int:
+    """Write the legal move codes into ``out`` (size >= MAX_MOVES); return how many."""
+    p = current_player(s)
+    if p < 0:
+        return 0
+    lo = s[2 * p]
+    hi = s[2 * p + 1]
+    n = 0
+    if s[PENDING] > 0:
+        for sq in range(NUM_SQUARES):
+            if square_is_empty(s, p, sq):
+                out[n] = SPECIAL_BASE + sq
+                n += 1
+        return n
+    out[0] = ADVANCE
+    n = 1
+    mode = s[MODE]
+    buttons = s[BUTTONS + p]
+    for j in range(min(OFFERED, s[CIRCLE_LEN])):
+        patch = s[CIRCLE + j]
+        if PATCH_BUTTONS[patch] > buttons:
+            continue
+        for i in range(MODE_COUNT[mode, patch]):
+            # Branch-free: always write, only keep the slot when the footprint fits.
+            out[n] = BUY_BASE + MODE_INDEX[mode, patch, i]
+            n += ((MODE_LO[mode, patch, i] & lo) | (MODE_HI[mode, patch, i] & hi)) == 0
+    return n
+
+
+@njit(cache=True)
+def offered_slot(s: np.ndarray, patch: int) -> int:
+    """Where ``patch`` stands among the offered patches, or -1 if it is not offered."""
+    for j in range(min(OFFERED, s[CIRCLE_LEN])):
+        if s[CIRCLE + j] == patch:
+            return j
+    return -1
+
+
+@njit(cache=True)
+def fits(s: np.ndarray, p: int, k: int) -> bool:
+    return (PL_LO[k] & s[2 * p]) == 0 and (PL_HI[k] & s[2 * p + 1]) == 0
+
+
+@njit(cache=True)
+def is_legal(s: np.ndarray, code: int) -> bool:
+    p = current_player(s)
+    if p < 0:
+        return False
+    if s[PENDING] > 0:
+        sq = code - SPECIAL_BASE
+        return 0 <= sq < NUM_SQUARES and square_is_empty(s, p, sq)
+    if code == ADVANCE:
+        return True
+    k = code - BUY_BASE
+    if k < 0 or k >= NUM_PLACEMENTS or CANONICAL[s[MODE], k] != k:
+        return False
+    patch = PL_PATCH[k]
+    return (
+        offered_slot(s, patch) >= 0
+        and PATCH_BUTTONS[patch] <= s[BUTTONS + p]
+        and fits(s, p, k)
+    )
+
+
+@njit(cache=True)
+def _reverse(s: np.ndarray, a: int, b: int) -> None:
+    b -= 1
+    while a < b:
+        t = s[a]
+        s[a] = s[b]
+        s[b] = t
+        a += 1
+        b -= 1
+
+
+@njit(cache=True)
+def _take_from_circle(s: np.ndarray, slot: int) -> None:
+    """Move the neutral token onto ``slot`` and lift that patch out of the circle."""
+    n = s[CIRCLE_LEN]
+    # Rotate left by slot + 1 (three reversals): the patches after it come first, the
+    # skipped ones follow, and the chosen one ends up last, where it is dropped.
+    _reverse(s, CIRCLE, CIRCLE + slot + 1)
+    _reverse(s, CIRCLE + slot + 1, CIRCLE + n)
+    _reverse(s, CIRCLE, CIRCLE + n)
+    s[CIRCLE + n - 1] = -1
+    s[CIRCLE_LEN] = n - 1
+
+
+@njit(cache=True)
+def _check_bonus(s: np.ndarray, p: int) -> None:
+    if s[BONUS] >= 0:
+        return
+    lo = s[2 * p]
+    hi = s[2 * p + 1]
+    for i in range(len(BONUS_LO)):
+        if (lo & BONUS_LO[i]) == BONUS_LO[i] and (hi & BONUS_HI[i]) == BONUS_HI[i]:
+            s[BONUS] = p
+            return
+
+
+@njit(cache=True)
+def _move_token(s: np.ndarray, p: int, target: int) -> None:
+    """Move p's time token to ``target``; every mark crossed (old < mark <= target) fires."""
+    old = s[POSITION + p]
+    opponent = s[POSITION + 1 - p]
+    for mark in INCOME_SPACES:
+        if old < mark <= target:
+            s[BUTTONS + p] += s[INCOME + p]
+    for space in SPECIAL_SPACES[s[EDITION]]:
+        # A special patch is still there only if neither token has reached its space.
+        if old < space <= target and space > opponent:
+            s[PENDING] += 1
+            s[PENDING_PLAYER] = p
+    s[POSITION + p] = target
+    if target == opponent:
+        s[TOP] = p
+    if target == FINAL and s[FIRST] < 0:
+        s[FIRST] = p
+
+
+@njit(cache=True)
+def apply_move(s: np.ndarray, code: int) -> None:
+    """Play a legal move in place (legality is the caller's job: see ``is_legal``)."""
+    p = current_player(s)
+    if s[PENDING] > 0:
+        sq = code - SPECIAL_BASE
+        if sq < SPLIT:
+            s[2 * p] |= 1 << sq
+        else:
+            s[2 * p + 1] |= 1 << (sq - SPLIT)
+        s[PENDING] -= 1
+        _check_bonus(s, p)
+    elif code == ADVANCE:
+        target = min(s[POSITION + 1 - p] + 1, FINAL)
+        s[BUTTONS + p] += target - s[POSITION + p]
+        _move_token(s, p, target)
+    else:
+        k = code - BUY_BASE
+        patch = PL_PATCH[k]
+        _take_from_circle(s, offered_slot(s, patch))
+        s[BUTTONS + p] -= PATCH_BUTTONS[patch]
+        s[2 * p] |= PL_LO[k]
+        s[2 * p + 1] |= PL_HI[k]
+        s[INCOME + p] += PATCH_INCOME[patch]
+        _check_bonus(s, p)
+        _move_token(s, p, min(s[POSITION + p] + PATCH_TIME[patch], FINAL))
+    # A special patch with no empty square left to go on is discarded.
+    if s[PENDING] > 0 and empty_squares(s, s[PENDING_PLAYER]) == 0:
+        s[PENDING] = 0
+
+
+@njit(cache=True)
+def score(s: np.ndarray, p: int) -> int:
+    bonus = BONUS_POINTS if s[BONUS] == p else 0
+    return s[BUTTONS + p] + bonus - EMPTY_PENALTY * empty_squares(s, p)
+
+
+@njit(cache=True)
+def winner(s: np.ndarray) -> int:
+    """The winner of a finished game: higher score, ties to the first to reach the end."""
+    a = score(s, 0)
+    b = score(s, 1)
+    if a > b:
+        return 0
+    if b > a:
+        return 1
+    return s[FIRST]

@@ -1,0 +1,169 @@
+"""The one-line position text, which round-trips every state (see docs/notation.md).
+
+    revised:rf 5,18,26,...,0 0,5,0,9/9/9/9/9/9/9/9/9 0,5,0,9/9/9/9/9/9/9/9/9 0 - - -
+
+Eight fields separated by spaces: rules (edition:orientations), the circle from the first
+patch offered, player 0 and player 1 (position,buttons,income,quilt), whose token is on top,
+the bonus tile's owner, the first to reach the final space, pending special patches (N@P).
+A quilt is nine rows, top first: a digit is a run of empty squares, ``x`` a covered square.
+"""
+
+from __future__ import annotations
+
+from . import data
+from .errors import InvalidPositionError, InvalidSetupError
+from .rules import Rules
+from .state import State, check_circle, make_state
+from .tables import FULL_HI, FULL_LO, bits_of, squares_of
+
+_ORIENTATIONS = {"rf": (True, True), "r": (True, False), "f": (False, True), "-": (False, False)}
+
+
+def _quilt_text(lo: int, hi: int) -> str:
+    covered = squares_of(lo, hi)
+    rows = []
+    for r in range(data.BOARD_SIZE):
+        row, run = "", 0
+        for c in range(data.BOARD_SIZE):
+            if (r, c) in covered:
+                row += (str(run) if run else "") + "x"
+                run = 0
+            else:
+                run += 1
+        rows.append(row + (str(run) if run else ""))
+    return "/".join(rows)
+
+
+def _player_or_none(x: int | None) -> str:
+    return "-" if x is None else str(x)
+
+
+def position_text(state: State) -> str:
+    rules = state.rules
+    orient = next(k for k, v in _ORIENTATIONS.items() if v == (rules.rotation, rules.flip))
+    circle = ",".join(str(i) for i in state.circle) or "-"
+    players = [
+        f"{p.position},{p.buttons},{p.income},{_quilt_text(p.quilt.lo, p.quilt.hi)}"
+        for p in state.players
+    ]
+    pending = f"{state.pending_specials}@{state.current_player}" if state.pending_specials else "-"
+    return " ".join(
+        [
+            f"{rules.edition}:{orient}",
+            circle,
+            *players,
+            str(state.on_top),
+            _player_or_none(state.bonus_owner),
+            _player_or_none(state.first_to_finish),
+            pending,
+        ]
+    )
+
+
+def _parse_quilt(text: str, who: str) -> tuple[int, int]:
+    rows = text.split("/")
+    if len(rows) != data.BOARD_SIZE:
+        raise InvalidPositionError(f"{who}'s quilt has {len(rows)} rows, not 9 ('/' between rows)")
+    covered = []
+    for r, row in enumerate(rows):
+        c = 0
+        for ch in row:
+            if ch == "x":
+                covered.append((r, c))
+                c += 1
+            elif ch in "123456789":
+                c += int(ch)
+            else:
+                raise InvalidPositionError(
+                    f"{who}'s quilt row {r + 1} has {ch!r}: use x for covered, digits for empty"
+                )
+        if c != data.BOARD_SIZE:
+            raise InvalidPositionError(f"{who}'s quilt row {r + 1} covers {c} squares, not 9")
+    return bits_of(covered)
+
+
+def _int(text: str, what: str, low: int, high: int | None = None) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise InvalidPositionError(f"{what} {text!r} is not a whole number") from None
+    if value < low or (high is not None and value > high):
+        bound = f"{low}-{high}" if high is not None else f">= {low}"
+        raise InvalidPositionError(f"{what} {value} is out of range ({bound})")
+    return value
+
+
+def _player_field(text: str, what: str) -> int:
+    if text == "-":
+        return -1
+    if text in ("0", "1"):
+        return int(text)
+    raise InvalidPositionError(f"{what} must be 0, 1 or -, not {text!r}")
+
+
+def parse_position(text: str) -> State:
+    """Read position text; anything malformed raises InvalidPositionError saying what."""
+    if not isinstance(text, str):
+        raise InvalidPositionError("position text must be a string")
+    fields = text.split()
+    if len(fields) != 8:
+        raise InvalidPositionError(
+            f"position text has {len(fields)} fields, not 8 (rules, circle, player 0, "
+            "player 1, on top, bonus owner, first to finish, pending specials)"
+        )
+    rules_f, circle_f, p0, p1, top_f, bonus_f, first_f, pending_f = fields
+    edition, _, orient = rules_f.partition(":")
+    if orient not in _ORIENTATIONS:
+        raise InvalidPositionError(f"rules field {rules_f!r}: write edition:rf, :r, :f or :-")
+    try:
+        rules = Rules(edition, *_ORIENTATIONS[orient])
+        circle = [] if circle_f == "-" else check_circle(
+            [_int(x, "circle entry", 0) for x in circle_f.split(",")], complete=False
+        )
+    except InvalidSetupError as e:
+        raise InvalidPositionError(str(e)) from None
+    players = []
+    for who, field in (("player 0", p0), ("player 1", p1)):
+        parts = field.split(",")
+        if len(parts) != 4:
+            raise InvalidPositionError(f"{who} must be position,buttons,income,quilt")
+        players.append(
+            (
+                _int(parts[0], f"{who}'s position", 0, data.FINAL_SPACE),
+                _int(parts[1], f"{who}'s buttons", 0),
+                _int(parts[2], f"{who}'s income", 0),
+                _parse_quilt(parts[3], who),
+            )
+        )
+    top = _player_field(top_f, "on top")
+    if top < 0:
+        raise InvalidPositionError("on top must be 0 or 1")
+    bonus = _player_field(bonus_f, "bonus owner")
+    first = _player_field(first_f, "first to finish")
+    if first >= 0 and players[first][0] != data.FINAL_SPACE:
+        raise InvalidPositionError(f"player {first} cannot have finished first off space 53")
+    if first < 0 and any(p[0] == data.FINAL_SPACE for p in players):
+        raise InvalidPositionError("a player is on space 53, so first to finish must be given")
+    pending, pending_player = 0, 0
+    if pending_f != "-":
+        count, _, who_f = pending_f.partition("@")
+        pending = _int(count, "pending specials", 1, data.SPECIAL_PATCH_COUNT)
+        pending_player = _player_field(who_f, "pending player")
+        if pending_player < 0:
+            raise InvalidPositionError("pending specials must be written N@P, like 1@0")
+        lo, hi = players[pending_player][3]
+        if (lo, hi) == (FULL_LO, FULL_HI):
+            raise InvalidPositionError("pending special patches need an empty square")
+    return make_state(
+        rules,
+        circle,
+        buttons=[p[1] for p in players],
+        positions=[p[0] for p in players],
+        incomes=[p[2] for p in players],
+        boards=[p[3] for p in players],
+        on_top=top,
+        bonus_owner=bonus,
+        first_to_finish=first,
+        pending=pending,
+        pending_player=pending_player,
+    )

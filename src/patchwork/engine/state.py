@@ -1,0 +1,315 @@
+"""Immutable game states: a thin Python face over the kernels' state vector."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from . import data
+from . import kernels as K
+from .errors import IllegalMoveError, InvalidSetupError
+from .moves import Buy, Move, PlaceSpecial, Square, move_from_code, square_name
+from .rules import Rules
+from .tables import EDITION_INDEX, squares_of
+
+
+@dataclass(frozen=True, slots=True)
+class Quilt:
+    """A player's 9x9 quilt board (the two 64-bit words of the kernels)."""
+
+    lo: int
+    hi: int
+
+    @property
+    def squares(self) -> frozenset[Square]:
+        """The covered squares as ``(row, col)``."""
+        return squares_of(self.lo, self.hi)
+
+    @property
+    def empty_squares(self) -> int:
+        return data.BOARD_SIZE**2 - self.lo.bit_count() - self.hi.bit_count()
+
+    def __contains__(self, square: object) -> bool:
+        return square in self.squares
+
+    def rows(self) -> list[str]:
+        covered = self.squares
+        size = range(data.BOARD_SIZE)
+        return ["".join("#" if (r, c) in covered else "." for c in size) for r in size]
+
+    def __str__(self) -> str:
+        return "\n".join(self.rows())
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """One player's side of a state."""
+
+    buttons: int
+    position: int
+    income: int
+    quilt: Quilt
+
+
+class State:
+    """A position: immutable; ``apply`` returns a new state."""
+
+    __slots__ = ("_v", "rules")
+
+    def __init__(self, vector: np.ndarray, rules: Rules) -> None:
+        # Internal: states come from new_game(), apply() or State.from_text().
+        v = np.array(vector, dtype=np.int64)
+        v.setflags(write=False)
+        self._v = v
+        self.rules = rules
+
+    # -- reading -------------------------------------------------------------------------
+
+    @property
+    def vector(self) -> np.ndarray:
+        """The kernels' state vector (read-only)."""
+        return self._v
+
+    @property
+    def current_player(self) -> int | None:
+        """The player to move, or None once the game is over."""
+        p = int(K.current_player(self._v))
+        return None if p < 0 else p
+
+    @property
+    def players(self) -> tuple[Player, Player]:
+        v = self._v
+        a, b = (
+            Player(
+                buttons=int(v[K.BUTTONS + p]),
+                position=int(v[K.POSITION + p]),
+                income=int(v[K.INCOME + p]),
+                quilt=Quilt(int(v[2 * p]), int(v[2 * p + 1])),
+            )
+            for p in (0, 1)
+        )
+        return a, b
+
+    @property
+    def circle(self) -> tuple[int, ...]:
+        """The patches left, clockwise from the first one offered."""
+        n = int(self._v[K.CIRCLE_LEN])
+        return tuple(int(x) for x in self._v[K.CIRCLE : K.CIRCLE + n])
+
+    @property
+    def offered(self) -> tuple[int, ...]:
+        """The (up to three) patches that can be bought now."""
+        return self.circle[: data.OFFERED_PATCHES]
+
+    @property
+    def bonus_owner(self) -> int | None:
+        owner = int(self._v[K.BONUS])
+        return None if owner < 0 else owner
+
+    @property
+    def first_to_finish(self) -> int | None:
+        """Who reached the final space first (the tie-break), if anyone has."""
+        first = int(self._v[K.FIRST])
+        return None if first < 0 else first
+
+    @property
+    def on_top(self) -> int:
+        """Whose time token is on top when both share a space."""
+        return int(self._v[K.TOP])
+
+    @property
+    def pending_specials(self) -> int:
+        """Special patches the player to move must place before anything else."""
+        return int(self._v[K.PENDING])
+
+    @property
+    def special_spaces_left(self) -> tuple[int, ...]:
+        """Spaces whose special patch still lies on the time board."""
+        ahead = max(int(self._v[K.POSITION]), int(self._v[K.POSITION + 1]))
+        return tuple(s for s in self.rules.special_spaces if s > ahead)
+
+    def is_terminal(self) -> bool:
+        return bool(K.is_terminal(self._v))
+
+    def scores(self) -> tuple[int, int]:
+        """Buttons + 7 for the bonus tile - 2 per empty square (also before the end)."""
+        return int(K.score(self._v, 0)), int(K.score(self._v, 1))
+
+    def winner(self) -> int | None:
+        """The winner of a finished game (ties go to the first to reach the end)."""
+        return int(K.winner(self._v)) if self.is_terminal() else None
+
+    # -- moving ---------------------------------------------------------------------------
+
+    def legal_move_codes(self) -> np.ndarray:
+        """The legal moves as kernel codes (what the AI layer uses)."""
+        out = np.empty(K.MAX_MOVES, dtype=np.int64)
+        n = K.legal_moves(self._v, out)
+        return out[:n]
+
+    def legal_moves(self) -> list[Move]:
+        """Every legal move, each distinct footprint once."""
+        return [move_from_code(int(c)) for c in self.legal_move_codes()]
+
+    def is_legal(self, move: Move) -> bool:
+        try:
+            self.check_legal(move)
+        except IllegalMoveError:
+            return False
+        return True
+
+    def check_legal(self, move: Move) -> int:
+        """The move's kernel code, or IllegalMoveError saying why it is not allowed here."""
+        if not isinstance(move, Move):
+            raise IllegalMoveError(f"{move!r} is not a move")
+        code = move.code(self.rules.mode)
+        if K.is_legal(self._v, code):
+            return code
+        raise IllegalMoveError(f"{move} is not allowed: {self._why_illegal(move)}")
+
+    def _why_illegal(self, move: Move) -> str:
+        # Only explains a verdict the kernel has already given; it decides nothing.
+        p = self.current_player
+        if p is None:
+            return "the game is over"
+        me = self.players[p]
+        if self.pending_specials:
+            if not isinstance(move, PlaceSpecial):
+                return f"player {p} must first place a special patch on an empty square"
+            return f"{square_name(move.row, move.col)} is already covered"
+        if isinstance(move, PlaceSpecial):
+            return "there is no special patch to place"
+        if isinstance(move, Buy):
+            patch = data.PATCHES[move.patch_id]
+            offered = ", ".join(str(i) for i in self.offered) or "none"
+            if move.patch_id not in self.offered:
+                return f"patch {move.patch_id} is not on offer (offered: {offered})"
+            if patch.buttons > me.buttons:
+                return f"patch {move.patch_id} costs {patch.buttons} buttons, player {p} has {me.buttons}"
+            overlap = sorted(move.squares & me.quilt.squares)
+            names = " ".join(square_name(r, c) for r, c in overlap)
+            return f"it would overlap patches already sewn on at {names}"
+        return "the rules do not allow it here"
+
+    def apply(self, move: Move) -> State:
+        """The state after ``move``; an illegal move raises IllegalMoveError."""
+        return self.apply_code(self.check_legal(move))
+
+    def apply_code(self, code: int) -> State:
+        """The state after a legal kernel move code (unchecked: for the AI layer)."""
+        v = self._v.copy()
+        K.apply_move(v, code)
+        return State(v, self.rules)
+
+    # -- text -----------------------------------------------------------------------------
+
+    def to_text(self) -> str:
+        """The one-line position text (see docs/notation.md)."""
+        from .position import position_text
+
+        return position_text(self)
+
+    @classmethod
+    def from_text(cls, text: str) -> State:
+        from .position import parse_position
+
+        return parse_position(text)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, State)
+            and self.rules == other.rules
+            and bool(np.array_equal(self._v, other._v))
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.rules, self._v.tobytes()))
+
+    def __repr__(self) -> str:
+        return f"State.from_text({self.to_text()!r})"
+
+
+def standard_circle(seed: Any = None) -> list[int]:
+    """A random standard setup: patches 1-32 shuffled, the starting patch 0 last."""
+    others = list(range(1, data.NUM_PATCHES))
+    random.Random(seed).shuffle(others)
+    return [*others, data.STARTING_PATCH]
+
+
+def make_state(
+    rules: Rules,
+    circle: Sequence[int],
+    buttons: Sequence[int] = (data.STARTING_BUTTONS, data.STARTING_BUTTONS),
+    positions: Sequence[int] = (0, 0),
+    incomes: Sequence[int] = (0, 0),
+    boards: Sequence[tuple[int, int]] = ((0, 0), (0, 0)),
+    on_top: int = 0,
+    bonus_owner: int = -1,
+    first_to_finish: int = -1,
+    pending: int = 0,
+    pending_player: int = 0,
+) -> State:
+    """Assemble a state vector from its parts (no validation: callers check their input)."""
+    v = np.full(K.STATE_SIZE, -1, dtype=np.int64)
+    for p in (0, 1):
+        v[2 * p], v[2 * p + 1] = boards[p]
+        v[K.BUTTONS + p] = buttons[p]
+        v[K.POSITION + p] = positions[p]
+        v[K.INCOME + p] = incomes[p]
+    v[K.TOP] = on_top
+    v[K.BONUS] = bonus_owner
+    v[K.FIRST] = first_to_finish
+    v[K.PENDING] = pending
+    v[K.PENDING_PLAYER] = pending_player
+    v[K.EDITION] = EDITION_INDEX[rules.edition]
+    v[K.MODE] = rules.mode
+    v[K.CIRCLE_LEN] = len(circle)
+    v[K.CIRCLE : K.CIRCLE + len(circle)] = circle
+    return State(v, rules)
+
+
+def check_circle(circle: object, complete: bool = True) -> list[int]:
+    """Validate a circle: distinct patch ids (all 33 of them when ``complete``)."""
+    if isinstance(circle, str | bytes) or not isinstance(circle, Sequence):
+        raise InvalidSetupError("the circle must be a list of patch ids")
+    ids: list[int] = []
+    for x in circle:
+        if isinstance(x, bool) or not isinstance(x, int | np.integer):
+            raise InvalidSetupError(f"circle entry {x!r} is not a patch id")
+        if not 0 <= x < data.NUM_PATCHES:
+            raise InvalidSetupError(
+                f"circle entry {x} is not a patch id (0-{data.NUM_PATCHES - 1})"
+            )
+        ids.append(int(x))
+    repeated = sorted({x for x in ids if ids.count(x) > 1})
+    if repeated:
+        raise InvalidSetupError(f"patch(es) {repeated} appear more than once in the circle")
+    if complete and len(ids) != data.NUM_PATCHES:
+        missing = sorted(set(range(data.NUM_PATCHES)) - set(ids))
+        raise InvalidSetupError(
+            f"the circle must hold all {data.NUM_PATCHES} patches; missing {missing}"
+        )
+    return ids
+
+
+def new_game(
+    seed: Any = None,
+    circle: Sequence[int] | None = None,
+    rules: Rules | None = None,
+    first_player: int = 0,
+) -> State:
+    """The opening state: from an explicit ``circle`` (33 ids clockwise from the first one
+    offered), or a standard random circle from ``seed`` (reproducible), or a fresh one."""
+    rules = Rules() if rules is None else rules
+    if not isinstance(rules, Rules):
+        raise InvalidSetupError("rules must be a patchwork.Rules")
+    if first_player not in (0, 1) or isinstance(first_player, bool):
+        raise InvalidSetupError(f"first_player must be 0 or 1, not {first_player!r}")
+    if circle is not None and seed is not None:
+        raise InvalidSetupError("give a seed or a circle, not both")
+    ids = check_circle(circle) if circle is not None else standard_circle(seed)
+    return make_state(rules, ids, on_top=first_player)
