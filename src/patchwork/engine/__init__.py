@@ -9,7 +9,9 @@ from .errors import (
     InvalidSetupError,
     PatchworkError,
 )
+from .game import Game
 from .moves import Advance, Buy, Move, PlaceSpecial, parse_move, parse_square, square_name
+from .record import Record
 from .rules import Rules
 from .state import Player, Quilt, State, new_game, standard_circle
 
@@ -17,6 +19,7 @@ __all__ = [
     "PATCHES",
     "Advance",
     "Buy",
+    "Game",
     "IllegalMoveError",
     "InvalidMoveError",
     "InvalidPositionError",
@@ -28,6 +31,7 @@ __all__ = [
     "PlaceSpecial",
     "Player",
     "Quilt",
+    "Record",
     "Rules",
     "State",
     "new_game",

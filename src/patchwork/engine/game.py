@@ -1,0 +1,67 @@
+"""A game: a starting state plus its history, with undo and records."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .errors import PatchworkError
+from .moves import Move
+from .state import State, new_game
+
+if TYPE_CHECKING:
+    from .record import Record
+
+
+class Game:
+    """A state and the moves that led to it: ``push`` plays, ``pop`` takes back."""
+
+    def __init__(self, start: State | None = None) -> None:
+        self.start: State = new_game() if start is None else start
+        self._states: list[State] = [self.start]
+        self._moves: list[Move] = []
+
+    @property
+    def state(self) -> State:
+        return self._states[-1]
+
+    @property
+    def moves(self) -> list[Move]:
+        """The moves played so far (a copy)."""
+        return list(self._moves)
+
+    def push(self, move: Move | str) -> State:
+        """Play a move (or move text); an illegal one raises and changes nothing."""
+        if isinstance(move, str):
+            move = Move.parse(move, self.state)
+        self._states.append(self.state.apply(move))
+        self._moves.append(move)
+        return self.state
+
+    def pop(self) -> Move:
+        """Take back the last move."""
+        if not self._moves:
+            raise PatchworkError("there is no move to take back")
+        self._states.pop()
+        return self._moves.pop()
+
+    def __len__(self) -> int:
+        return len(self._moves)
+
+    def to_record(
+        self,
+        players: tuple[str, str] = ("Player 0", "Player 1"),
+        event: str = "",
+        date: str | None = None,
+    ) -> Record:
+        from .record import Record
+
+        return Record.from_game(self, players=players, event=event, date=date)
+
+    @classmethod
+    def from_record(cls, record: Record | str | dict[str, object]) -> Game:
+        """Replay a record (a Record, its JSON or text form, or its dict)."""
+        from .record import Record
+
+        if not isinstance(record, Record):
+            record = Record.parse(record) if isinstance(record, str) else Record.from_dict(record)
+        return record.replay()

@@ -1,0 +1,290 @@
+"""Game records: a setup plus moves, as JSON or as readable text (see docs/notation.md).
+
+A record is only ever trusted after replaying it: reading one replays every move through the
+engine, so a record that does not replay, or that claims a result its moves do not give, is
+rejected with InvalidRecordError.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import InvalidRecordError, PatchworkError
+from .game import Game
+from .moves import Move
+from .rules import Rules
+from .state import State, check_circle, new_game
+
+FORMAT = "patchwork-record"
+VERSION = 1
+TERMINATIONS = ("finished", "resigned", "time", "abandoned")
+
+
+@dataclass
+class Record:
+    """Everything needed to replay and show a game.
+
+    ``setup`` is ``{"circle": [...], "first_player": p}`` for a game from a fresh setup, or
+    ``{"position": text}`` for one that starts from a position text.
+    """
+
+    rules: Rules
+    setup: dict[str, Any]
+    moves: list[str]
+    players: tuple[str, str] = ("Player 0", "Player 1")
+    result: dict[str, Any] | None = None
+    date: str = field(default_factory=lambda: datetime.date.today().isoformat())
+    event: str = ""
+
+    # -- building -------------------------------------------------------------------------
+
+    @classmethod
+    def from_game(
+        cls,
+        game: Game,
+        players: tuple[str, str] = ("Player 0", "Player 1"),
+        event: str = "",
+        date: str | None = None,
+        termination: str | None = None,
+        winner: int | None = None,
+    ) -> Record:
+        start = game.start
+        fresh = len(start.circle) == 33 and start == new_game(
+            circle=start.circle, rules=start.rules, first_player=start.on_top
+        )
+        setup: dict[str, Any] = (
+            {"circle": list(start.circle), "first_player": start.on_top}
+            if fresh
+            else {"position": start.to_text()}
+        )
+        end = game.state
+        result = None
+        if end.is_terminal():
+            result = {"termination": "finished", "winner": end.winner(), "scores": list(end.scores())}
+        elif termination is not None:
+            result = {"termination": termination, "winner": winner, "scores": list(end.scores())}
+        return cls(
+            rules=start.rules,
+            setup=setup,
+            moves=[str(m) for m in game.moves],
+            players=players,
+            result=result,
+            date=date or datetime.date.today().isoformat(),
+            event=event,
+        )
+
+    def start_state(self) -> State:
+        try:
+            if "position" in self.setup:
+                state = State.from_text(self.setup["position"])
+                if state.rules != self.rules:
+                    raise InvalidRecordError("the rules and the start position disagree")
+                return state
+            circle = check_circle(self.setup.get("circle"))
+            first = self.setup.get("first_player", 0)
+            return new_game(circle=circle, rules=self.rules, first_player=first)
+        except InvalidRecordError:
+            raise
+        except PatchworkError as e:
+            raise InvalidRecordError(f"bad setup: {e}") from None
+
+    def replay(self) -> Game:
+        """Play the moves through the engine and check the claimed result."""
+        game = Game(self.start_state())
+        for i, text in enumerate(self.moves, 1):
+            try:
+                game.push(Move.parse(text, game.state))
+            except PatchworkError as e:
+                raise InvalidRecordError(f"move {i} ({text!r}) does not replay: {e}") from None
+        end = game.state
+        if self.result is not None:
+            termination = self.result.get("termination", "finished")
+            if termination not in TERMINATIONS:
+                raise InvalidRecordError(f"unknown termination {termination!r}")
+            if termination == "finished":
+                if not end.is_terminal():
+                    raise InvalidRecordError("the record says finished, but the game is not over")
+                if self.result.get("winner") != end.winner():
+                    raise InvalidRecordError(
+                        f"the record names winner {self.result.get('winner')}, "
+                        f"the moves give {end.winner()}"
+                    )
+        return game
+
+    # -- JSON -----------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "event": self.event,
+            "date": self.date,
+            "players": list(self.players),
+            "rules": self.rules.to_dict(),
+            "setup": self.setup,
+            "moves": self.moves,
+            "result": self.result,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=1)
+
+    @classmethod
+    def from_dict(cls, d: object) -> Record:
+        if not isinstance(d, dict):
+            raise InvalidRecordError("a record is a JSON object")
+        if d.get("format", FORMAT) != FORMAT:
+            raise InvalidRecordError(f"not a patchwork record (format {d.get('format')!r})")
+        try:
+            rules = Rules.from_dict(d.get("rules", {}))
+        except PatchworkError as e:
+            raise InvalidRecordError(f"bad rules: {e}") from None
+        setup = d.get("setup")
+        if not isinstance(setup, dict) or not ({"circle", "position"} & set(setup)):
+            raise InvalidRecordError("setup must hold a circle (and first_player) or a position")
+        moves = d.get("moves", [])
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+            raise InvalidRecordError("moves must be a list of move texts")
+        players = d.get("players", ["Player 0", "Player 1"])
+        if not (isinstance(players, list) and len(players) == 2):
+            raise InvalidRecordError("players must be a list of two names")
+        result = d.get("result")
+        if result is not None and not isinstance(result, dict):
+            raise InvalidRecordError("result must be an object or null")
+        record = cls(
+            rules=rules,
+            setup=setup,
+            moves=moves,
+            players=(str(players[0]), str(players[1])),
+            result=result,
+            date=str(d.get("date", "")),
+            event=str(d.get("event", "")),
+        )
+        record.replay()
+        return record
+
+    @classmethod
+    def from_json(cls, text: str) -> Record:
+        try:
+            d = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise InvalidRecordError(f"not valid JSON: {e}") from None
+        return cls.from_dict(d)
+
+    # -- text -----------------------------------------------------------------------------
+
+    def to_text(self) -> str:
+        tags = [
+            ("Event", self.event),
+            ("Date", self.date),
+            ("Player0", self.players[0]),
+            ("Player1", self.players[1]),
+            ("Edition", self.rules.edition),
+            ("Rotation", "yes" if self.rules.rotation else "no"),
+            ("Flip", "yes" if self.rules.flip else "no"),
+        ]
+        if "position" in self.setup:
+            tags.append(("Position", self.setup["position"]))
+        else:
+            tags.append(("Circle", " ".join(str(i) for i in self.setup["circle"])))
+            tags.append(("FirstPlayer", str(self.setup.get("first_player", 0))))
+        if self.result is not None:
+            winner = self.result.get("winner")
+            tags.append(("Termination", str(self.result.get("termination", "finished"))))
+            tags.append(("Winner", "-" if winner is None else str(winner)))
+            tags.append(("Scores", " ".join(str(x) for x in self.result.get("scores", []))))
+        lines = [f'[{k} "{v}"]' for k, v in tags]
+        lines.append("")
+        game = self.replay()
+        state = game.start
+        for i, move in enumerate(game.moves, 1):
+            lines.append(f"{i}. P{state.current_player} {move}")
+            state = state.apply(move)
+        return "\n".join(lines) + "\n"
+
+    @classmethod
+    def from_text(cls, text: str) -> Record:
+        tags: dict[str, str] = {}
+        moves: list[str] = []
+        for n, raw in enumerate(text.splitlines(), 1):
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            tag = re.fullmatch(r'\[(\w+)\s+"(.*)"\]', line)
+            if tag:
+                tags[tag.group(1)] = tag.group(2)
+                continue
+            m = re.fullmatch(r"(\d+)\.\s+P[01]\s+(\S+)", line)
+            if not m:
+                raise InvalidRecordError(f"line {n}: {raw!r} is neither a [Tag \"value\"] nor '12. P0 move'")
+            if int(m.group(1)) != len(moves) + 1:
+                raise InvalidRecordError(f"line {n}: expected move number {len(moves) + 1}")
+            moves.append(m.group(2))
+        yes_no = {"yes": True, "no": False}
+        try:
+            rules = {
+                "edition": tags.get("Edition", "revised"),
+                "rotation": yes_no[tags.get("Rotation", "yes")],
+                "flip": yes_no[tags.get("Flip", "yes")],
+            }
+        except KeyError:
+            raise InvalidRecordError("Rotation and Flip must be yes or no") from None
+        setup: dict[str, Any]
+        if "Position" in tags:
+            setup = {"position": tags["Position"]}
+        elif "Circle" in tags:
+            try:
+                circle = [int(x) for x in tags["Circle"].split()]
+                first = int(tags.get("FirstPlayer", "0"))
+            except ValueError:
+                raise InvalidRecordError("Circle and FirstPlayer must be numbers") from None
+            setup = {"circle": circle, "first_player": first}
+        else:
+            raise InvalidRecordError("a text record needs a [Circle ...] or [Position ...] tag")
+        result = None
+        if "Termination" in tags:
+            winner = tags.get("Winner", "-")
+            try:
+                result = {
+                    "termination": tags["Termination"],
+                    "winner": None if winner == "-" else int(winner),
+                    "scores": [int(x) for x in tags.get("Scores", "").split()],
+                }
+            except ValueError:
+                raise InvalidRecordError("Winner and Scores must be numbers") from None
+        return cls.from_dict(
+            {
+                "rules": rules,
+                "setup": setup,
+                "moves": moves,
+                "players": [tags.get("Player0", "Player 0"), tags.get("Player1", "Player 1")],
+                "result": result,
+                "date": tags.get("Date", ""),
+                "event": tags.get("Event", ""),
+            }
+        )
+
+    # -- files ----------------------------------------------------------------------------
+
+    @classmethod
+    def parse(cls, text: str) -> Record:
+        """Read either form: JSON if it starts with '{', otherwise the text form."""
+        return cls.from_json(text) if text.lstrip().startswith("{") else cls.from_text(text)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Record:
+        try:
+            text = Path(path).read_text("utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise InvalidRecordError(f"cannot read {path}: {e}") from None
+        return cls.parse(text)
+
+    def save(self, path: str | Path) -> None:
+        """Write JSON for a .json path, the text form otherwise."""
+        p = Path(path)
+        p.write_text(self.to_json() if p.suffix == ".json" else self.to_text(), "utf-8")
