@@ -174,11 +174,7 @@ def is_legal(s: np.ndarray, code: int) -> bool:
     if k < 0 or k >= NUM_PLACEMENTS or CANONICAL[s[MODE], k] != k:
         return False
     patch = PL_PATCH[k]
-    return (
-        offered_slot(s, patch) >= 0
-        and PATCH_BUTTONS[patch] <= s[BUTTONS + p]
-        and fits(s, p, k)
-    )
+    return offered_slot(s, patch) >= 0 and PATCH_BUTTONS[patch] <= s[BUTTONS + p] and fits(s, p, k)
 
 
 @njit(cache=True)

@@ -117,8 +117,12 @@ def parse_position(text: str) -> State:
         raise InvalidPositionError(f"rules field {rules_f!r}: write edition:rf, :r, :f or :-")
     try:
         rules = Rules(edition, *_ORIENTATIONS[orient])
-        circle = [] if circle_f == "-" else check_circle(
-            [_int(x, "circle entry", 0) for x in circle_f.split(",")], complete=False
+        circle = (
+            []
+            if circle_f == "-"
+            else check_circle(
+                [_int(x, "circle entry", 0) for x in circle_f.split(",")], complete=False
+            )
         )
     except InvalidSetupError as e:
         raise InvalidPositionError(str(e)) from None

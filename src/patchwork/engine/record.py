@@ -65,7 +65,11 @@ class Record:
         end = game.state
         result = None
         if end.is_terminal():
-            result = {"termination": "finished", "winner": end.winner(), "scores": list(end.scores())}
+            result = {
+                "termination": "finished",
+                "winner": end.winner(),
+                "scores": list(end.scores()),
+            }
         elif termination is not None:
             result = {"termination": termination, "winner": winner, "scores": list(end.scores())}
         return cls(
@@ -221,7 +225,9 @@ class Record:
                 continue
             m = re.fullmatch(r"(\d+)\.\s+P[01]\s+(\S+)", line)
             if not m:
-                raise InvalidRecordError(f"line {n}: {raw!r} is neither a [Tag \"value\"] nor '12. P0 move'")
+                raise InvalidRecordError(
+                    f"line {n}: {raw!r} is neither a [Tag \"value\"] nor '12. P0 move'"
+                )
             if int(m.group(1)) != len(moves) + 1:
                 raise InvalidRecordError(f"line {n}: expected move number {len(moves) + 1}")
             moves.append(m.group(2))

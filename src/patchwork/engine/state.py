@@ -189,7 +189,10 @@ class State:
             if move.patch_id not in self.offered:
                 return f"patch {move.patch_id} is not on offer (offered: {offered})"
             if patch.buttons > me.buttons:
-                return f"patch {move.patch_id} costs {patch.buttons} buttons, player {p} has {me.buttons}"
+                return (
+                    f"patch {move.patch_id} costs {patch.buttons} buttons, "
+                    f"player {p} has {me.buttons}"
+                )
             overlap = sorted(move.squares & me.quilt.squares)
             names = " ".join(square_name(r, c) for r, c in overlap)
             return f"it would overlap patches already sewn on at {names}"

@@ -79,7 +79,12 @@ def _build() -> dict[str, I64]:
     n = data.NUM_PATCHES
     size = data.BOARD_SIZE
     index = np.full((n, ORIENTATIONS, size, size), -1, dtype=np.int64)
-    patch_l, orient_l, row_l, col_l, lo_l, hi_l = [], [], [], [], [], []
+    patch_l: list[int] = []
+    orient_l: list[int] = []
+    row_l: list[int] = []
+    col_l: list[int] = []
+    lo_l: list[int] = []
+    hi_l: list[int] = []
     for patch in data.PATCHES:
         for o in range(ORIENTATIONS):
             cells = orient(patch.cells, o)

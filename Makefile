@@ -1,0 +1,43 @@
+# One command each: `make play`, `make test`, `make bench`. The first run creates .venv.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-dev
+
+.PHONY: install play test lint typecheck unit nojit bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+play: install
+	$(BIN)/patchwork play
+
+lint: install
+	$(BIN)/ruff check src tests
+	$(BIN)/ruff format --check src tests
+
+typecheck: install
+	$(BIN)/mypy
+
+unit: install
+	$(BIN)/python -m pytest -q
+
+# The rules also hold as plain Python (how coverage and debugging see them).
+nojit: install
+	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q tests/test_rules_checks.py tests/test_perft.py
+
+test: lint typecheck unit nojit
+
+bench: install
+	$(BIN)/patchwork bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	find src tests -name __pycache__ -type d -prune -exec rm -rf {} +
