@@ -1,0 +1,142 @@
+"""Agents: anything with a ``name`` and ``choose(state, limit) -> Move`` can play a seat.
+
+The agents here look one ply ahead at most; they ask the engine for the legal moves and the
+state each one leads to, and only judge the result (no rule is decided here).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from typing import Protocol, runtime_checkable
+
+from ..engine import Move, PatchworkError, State
+from ..engine.data import BOARD_SIZE, BONUS_POINTS, EMPTY_PENALTY, FINAL_SPACE, INCOME_SPACES
+from ..engine.moves import move_from_code
+from .limit import Limit
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """A player: ``choose`` returns a legal move for the player to move in ``state``.
+
+    ``limit`` bounds the thinking (a :class:`Limit`, or seconds); agents that do not search
+    ignore it.
+    """
+
+    name: str
+
+    def choose(self, state: State, limit: Limit | float | None = None) -> Move: ...
+
+
+def _legal_codes(state: State) -> list[int]:
+    if state.current_player is None:
+        raise PatchworkError("the game is over: there is no move to choose")
+    return [int(c) for c in state.legal_move_codes()]
+
+
+class RandomAgent:
+    """Uniform over the legal moves (every distinct footprint counts once): a baseline."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = random.Random(seed)
+
+    def choose(self, state: State, limit: Limit | float | None = None) -> Move:
+        codes = _legal_codes(state)
+        return move_from_code(codes[self._rng.randrange(len(codes))])
+
+
+# -- one-ply evaluation ---------------------------------------------------------------------
+
+_SQUARES = BOARD_SIZE * BOARD_SIZE
+_FULL = (1 << _SQUARES) - 1
+# Word 0 holds rows 0-4 at bit 9*row + col, word 1 the rest: joined, every square sits at
+# bit 9*row + col of one integer, so neighbours are plain shifts.
+_SPLIT_BITS = 45
+
+
+def _mask(keep: Callable[[int, int], bool]) -> int:
+    return sum(
+        1 << (BOARD_SIZE * r + c)
+        for r in range(BOARD_SIZE)
+        for c in range(BOARD_SIZE)
+        if keep(r, c)
+    )
+
+
+_COL_FIRST = _mask(lambda r, c: c == 0)
+_COL_LAST = _mask(lambda r, c: c == BOARD_SIZE - 1)
+_ROW_FIRST = _mask(lambda r, c: r == 0)
+_ROW_LAST = _mask(lambda r, c: r == BOARD_SIZE - 1)
+# Income marks still to come from each time-board space (a mark fires once it is passed).
+_MARKS_AHEAD = tuple(sum(1 for m in INCOME_SPACES if m > pos) for pos in range(FINAL_SPACE + 1))
+
+
+def board_quality(covered: int) -> float:
+    """How well a quilt packs (0 is perfect, lower is worse), from its covered-square bits.
+
+    Penalises empty squares shut in on all four sides (only a special patch can fill them),
+    dead ends (three sides shut) and every edge between an empty and a covered square: the
+    fewer such edges, the more the patches hug each other and the quilt's border.
+    """
+    empty = _FULL & ~covered
+    # Each mask: squares whose neighbour on that side is covered; walls are added below.
+    left = (covered << 1) & ~_COL_FIRST & _FULL
+    right = (covered >> 1) & ~_COL_LAST
+    up = (covered << 9) & _FULL
+    down = covered >> 9
+    ragged = sum((empty & side).bit_count() for side in (left, right, up, down))
+    left |= _COL_FIRST
+    right |= _COL_LAST
+    up |= _ROW_FIRST
+    down |= _ROW_LAST
+    holes = (empty & left & right & up & down).bit_count()
+    three = (left & right & (up | down)) | (up & down & (left | right))
+    dead_ends = (empty & three).bit_count() - holes
+    return -4.0 * holes - 1.0 * dead_ends - 0.5 * ragged
+
+
+def evaluate(state: State, player: int) -> float:
+    """A static guess at ``player``'s final score from ``state`` (higher is better).
+
+    Buttons, plus income for each income mark still ahead, plus one button per time-board
+    space still to travel (what advancing would pay), the bonus tile, the empty-square
+    penalty and the board-quality term.
+    """
+    me = state.players[player]
+    quilt = me.quilt
+    value = float(
+        me.buttons
+        + me.income * _MARKS_AHEAD[me.position]
+        + (FINAL_SPACE - me.position)
+        - EMPTY_PENALTY * quilt.empty_squares
+    )
+    if state.bonus_owner == player:
+        value += BONUS_POINTS
+    return value + board_quality(quilt.lo | quilt.hi << _SPLIT_BITS)
+
+
+class GreedyAgent:
+    """Plays the move whose resulting state evaluates best for the mover; ties at random."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = random.Random(seed)
+
+    def choose(self, state: State, limit: Limit | float | None = None) -> Move:
+        codes = _legal_codes(state)
+        player = state.current_player
+        assert player is not None
+        best = -math.inf
+        best_codes: list[int] = []
+        for code in codes:
+            value = evaluate(state.apply_code(code), player)
+            if value > best + 1e-9:
+                best, best_codes = value, [code]
+            elif value >= best - 1e-9:
+                best_codes.append(code)
+        return move_from_code(best_codes[self._rng.randrange(len(best_codes))])

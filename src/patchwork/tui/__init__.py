@@ -1,0 +1,1 @@
+"""Terminal play: for now a plain-text game (``tui.text``); a full-screen Textual app later."""

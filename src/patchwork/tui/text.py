@@ -1,0 +1,447 @@
+"""Plain-text terminal play: a person (or two) against an agent, or agents against each other.
+
+A stop-gap until the full-screen Textual app: it reads lines and prints text, so it works in
+any terminal and over pipes, and tests drive it through injected ``input_fn`` / ``out``.
+Everything it shows comes from the engine (legal moves, the state a move leads to, scores);
+it only formats.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import textwrap
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal, TextIO
+
+from ..ai import Agent, agent_names, get_agent
+from ..engine import (
+    PATCHES,
+    Advance,
+    Buy,
+    Game,
+    Move,
+    PatchworkError,
+    PlaceSpecial,
+    Record,
+    Rules,
+    State,
+    new_game,
+    square_name,
+)
+from ..engine.data import BONUS_POINTS, EMPTY_PENALTY, FINAL_SPACE, INCOME_SPACES
+
+InputFn = Callable[[str], str]
+Outcome = Literal["finished", "quit", "interrupted"]
+
+HUMAN = "human"
+COLUMN_LABELS = " ".join("abcdefghi")
+QUILT_WIDTH = 28  # one player's column in the side-by-side view
+EXAMPLE_LIMIT = 6  # placements shown per patch in the short ``moves`` listing
+FULL_LISTING = 40  # list every legal move when there are at most this many
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who plays a seat: ``agent`` is None for a person typing moves."""
+
+    label: str  # shown in the game: "you", "human", "greedy"
+    record_name: str  # written in the game record
+    agent: Agent | None = None
+
+
+def make_seats(kinds: Sequence[str], seed: int | None = None) -> tuple[Seat, Seat]:
+    """Seats from two kinds ("human" or an agent name); agents get seeds derived from ``seed``."""
+    if len(kinds) != 2:
+        raise PatchworkError("a game needs exactly two players")
+    humans = sum(kind == HUMAN for kind in kinds)
+    seats = []
+    for p, kind in enumerate(kinds):
+        record_name = kind if kinds[0] != kinds[1] else f"{kind} {p}"
+        if kind == HUMAN:
+            seats.append(Seat("you" if humans == 1 else record_name, record_name))
+        else:
+            agent = get_agent(kind, seed=None if seed is None else seed + 1 + p)
+            seats.append(Seat(record_name, record_name, agent))
+    return seats[0], seats[1]
+
+
+# -- drawing --------------------------------------------------------------------------------
+
+
+def _who(seats: Sequence[Seat], p: int) -> str:
+    return f"Player {p} ({seats[p].label})"
+
+
+def _side_by_side(columns: Sequence[Sequence[str]], width: int) -> list[str]:
+    height = max(len(c) for c in columns)
+    return [
+        "".join((c[i] if i < len(c) else "").ljust(width) for c in columns).rstrip()
+        for i in range(height)
+    ]
+
+
+def _next_mark(position: int) -> str:
+    ahead = [m for m in INCOME_SPACES if m > position]
+    return str(ahead[0]) if ahead else "none"
+
+
+def _quilt_block(state: State, seats: Sequence[Seat], p: int) -> list[str]:
+    me = state.players[p]
+    score = state.scores()[p]
+    lines = [_who(seats, p), "   " + COLUMN_LABELS]
+    lines += [f"{r + 1:>2} " + " ".join(row) for r, row in enumerate(me.quilt.rows())]
+    lines += [
+        f"space {me.position} of {FINAL_SPACE}",
+        f"buttons {me.buttons}, income {me.income}",
+        f"next income mark: {_next_mark(me.position)}",
+        f"empty squares {me.quilt.empty_squares}",
+        f"score now {score}",
+    ]
+    if state.bonus_owner == p:
+        lines.append("holds the bonus tile")
+    return lines
+
+
+def _buyable(state: State) -> set[int]:
+    """Offered patches the engine has a legal buy for (affordable and fitting somewhere)."""
+    return {m.patch_id for m in state.legal_moves() if isinstance(m, Buy)}
+
+
+def render_offer(state: State) -> list[str]:
+    """The offered patches drawn side by side, with cost, time and income."""
+    offered = state.offered
+    if not offered:
+        return ["No patches left in the circle: the only action is to advance (A)."]
+    can_buy = _buyable(state) if not state.pending_specials else set(offered)
+    # Shapes start on the same row; the numbers line up below the tallest one.
+    tallest = max(len(PATCHES[pid].shape) for pid in offered)
+    blocks = []
+    for pid in offered:
+        patch = PATCHES[pid]
+        shape = list(patch.shape) + [""] * (tallest - len(patch.shape))
+        block = [f"patch {pid}", *shape, f"cost {patch.buttons}", f"time {patch.time}"]
+        block.append(f"income {patch.income}")
+        if pid not in can_buy:
+            block.append("x can't buy")
+        blocks.append(block)
+    rest = state.circle[len(offered) :]
+    lines = ["Offered patches (# covered):"]
+    lines += ["  " + line for line in _side_by_side(blocks, 14)]
+    if rest:
+        lines.append("Then, clockwise: " + " ".join(str(i) for i in rest))
+    return lines
+
+
+def render_state(state: State, seats: Sequence[Seat]) -> str:
+    """Everything a player needs to choose a move, as text."""
+    lines = _side_by_side([_quilt_block(state, seats, p) for p in (0, 1)], QUILT_WIDTH)
+    specials = " ".join(str(s) for s in state.special_spaces_left) or "none"
+    bonus = state.bonus_owner
+    lines += [
+        "",
+        f"Time board: income marks at {' '.join(str(m) for m in INCOME_SPACES)}.",
+        f"Special patches still lying on spaces: {specials}.",
+        "Bonus tile (7x7): " + ("unclaimed" if bonus is None else f"Player {bonus}") + ".",
+        "",
+    ]
+    p = state.current_player
+    if p is None:
+        lines.append("The game is over.")
+        return "\n".join(lines)
+    lines += [*render_offer(state), ""]
+    if state.pending_specials:
+        n = state.pending_specials
+        lines.append(
+            f"{_who(seats, p)} must place {n} special patch{'es' if n > 1 else ''} "
+            f"on an empty square, like {state.legal_moves()[0]}."
+        )
+    else:
+        lines.append(f"{_who(seats, p)} to move: buy an offered patch or advance (A).")
+    return "\n".join(lines)
+
+
+def _draw_squares(squares: frozenset[tuple[int, int]]) -> list[str]:
+    top = min(r for r, _ in squares)
+    left = min(c for _, c in squares)
+    height = 1 + max(r for r, _ in squares) - top
+    width = 1 + max(c for _, c in squares) - left
+    return [
+        "".join("#" if (top + r, left + c) in squares else "." for c in range(width))
+        for r in range(height)
+    ]
+
+
+def help_text(state: State) -> str:
+    """The notation and the commands, with an example taken from the current position."""
+    lines = [
+        "Type a move or a command.",
+        "Moves:",
+        "  A           advance your time token to just past your opponent's (buttons per space)",
+        "  17r90@c4    buy patch 17 turned 90 degrees clockwise, the top-left corner of its",
+        "              bounding box on square c4",
+        "  S@e5        place a special patch on e5 (only when you have one to place)",
+        "Squares: columns a-i left to right, rows 1-9 top to bottom (a1 is the top-left).",
+        "Orientations: r0 r90 r180 r270 turn clockwise; f0 f90 f180 f270 first mirror the",
+        "patch left-right (as drawn in the offer), then turn it.",
+    ]
+    legal = state.legal_moves()
+    buys = [m for m in legal if isinstance(m, Buy)]
+    example: Move | None = next((m for m in buys if m.orientation == 1), None)
+    example = example or (buys[0] if buys else None)
+    if example is None:
+        example = next((m for m in legal if isinstance(m, PlaceSpecial)), None)
+    if example is not None:
+        covered = " ".join(square_name(r, c) for r, c in sorted(example.squares))
+        lines.append(f"Example here: {example} covers {covered}:")
+        lines += ["    " + row for row in _draw_squares(example.squares)]
+    lines += [
+        "Commands:",
+        "  moves       list the legal moves (moves 17: every placement of patch 17)",
+        "  undo        take back your last move (and the opponent's replies)",
+        "  help        this text",
+        "  quit        stop the game",
+    ]
+    return "\n".join(lines)
+
+
+def _wrap(words: Sequence[str], indent: str = "  ") -> list[str]:
+    return textwrap.wrap(" ".join(words), 96, initial_indent=indent, subsequent_indent=indent)
+
+
+def moves_text(state: State, arg: str = "") -> str:
+    """The legal moves: all of them when few, else a summary per patch; ``arg`` picks a patch."""
+    legal = state.legal_moves()
+    if arg:
+        try:
+            pid = int(arg)
+        except ValueError:
+            return f"'moves {arg}': give a patch number, like 'moves 17'"
+        chosen = [str(m) for m in legal if isinstance(m, Buy) and m.patch_id == pid]
+        if not chosen:
+            offered = ", ".join(str(i) for i in state.offered) or "none"
+            return f"No legal move buys patch {pid} now (offered: {offered})."
+        return "\n".join([f"{len(chosen)} placements of patch {pid}:", *_wrap(chosen)])
+    lines = [f"{len(legal)} legal move{'s' if len(legal) != 1 else ''}:"]
+    if len(legal) <= FULL_LISTING:
+        return "\n".join(lines + _wrap([str(m) for m in legal]))
+    specials = [str(m) for m in legal if isinstance(m, PlaceSpecial)]
+    if specials:
+        return "\n".join(lines + _wrap(specials))
+    if any(isinstance(m, Advance) for m in legal):
+        lines.append("  A  (advance)")
+    for pid in state.offered:
+        buys = [str(m) for m in legal if isinstance(m, Buy) and m.patch_id == pid]
+        if not buys:
+            lines.append(f"  patch {pid}: cannot be bought now")
+            continue
+        more = f" ... ('moves {pid}' lists all)" if len(buys) > EXAMPLE_LIMIT else ""
+        lines.append(
+            f"  patch {pid}, {len(buys)} placements: {' '.join(buys[:EXAMPLE_LIMIT])}{more}"
+        )
+    return "\n".join(lines)
+
+
+def scores_text(state: State, seats: Sequence[Seat]) -> str:
+    """The final (or current) scores broken down, and the winner with the tie-break if used."""
+    scores = state.scores()
+    lines = [f"Scores: buttons + bonus tile - {EMPTY_PENALTY} x empty squares"]
+    for p, player in enumerate(state.players):
+        bonus = BONUS_POINTS if state.bonus_owner == p else 0
+        empty = player.quilt.empty_squares
+        lines.append(
+            f"  {_who(seats, p)}: {player.buttons} + {bonus} - {EMPTY_PENALTY} x {empty}"
+            f" = {scores[p]}"
+        )
+    winner = state.winner()
+    if winner is None:
+        return "\n".join(lines)
+    if scores[0] == scores[1]:
+        lines.append(
+            f"Tied on {scores[0]}: {_who(seats, winner)} wins the tie-break, "
+            f"having reached space {FINAL_SPACE} first."
+        )
+    else:
+        margin = abs(scores[0] - scores[1])
+        lines.append(f"{_who(seats, winner)} wins by {margin} point{'s' if margin > 1 else ''}.")
+    return "\n".join(lines)
+
+
+# -- playing --------------------------------------------------------------------------------
+
+
+def _movers(game: Game) -> list[int]:
+    """Who made each move of the game (replayed through the engine)."""
+    state, movers = game.start, []
+    for move in game.moves:
+        player = state.current_player
+        assert player is not None
+        movers.append(player)
+        state = state.apply(move)
+    return movers
+
+
+def _undo(game: Game, seats: Sequence[Seat], write: Callable[[str], None]) -> None:
+    """Take back to the last position where a person was to move."""
+    humans = [i for i, p in enumerate(_movers(game)) if seats[p].agent is None]
+    if not humans:
+        write("Nothing to take back yet.")
+        return
+    taken = [game.pop() for _ in range(len(game) - humans[-1])]
+    write("Took back: " + " ".join(str(m) for m in reversed(taken)))
+
+
+def _human_turn(
+    game: Game, seats: Sequence[Seat], input_fn: InputFn, write: Callable[[str], None]
+) -> bool:
+    """Read commands until a move is played or taken back (True) or the person quits (False)."""
+    state = game.state
+    p = state.current_player
+    assert p is not None
+    while True:
+        try:
+            text = input_fn(f"{_who(seats, p)} move> ")
+        except EOFError:
+            write("\nEnd of input: quitting.")
+            return False
+        command, _, arg = text.strip().partition(" ")
+        command = command.lower()
+        if not command:
+            continue
+        if command in ("quit", "exit", "q"):
+            return False
+        if command in ("help", "?", "h"):
+            write(help_text(state))
+        elif command == "moves":
+            write(moves_text(state, arg.strip()))
+        elif command == "undo":
+            before = len(game)
+            _undo(game, seats, write)
+            if len(game) != before:
+                return True
+        else:
+            try:
+                move = Move.parse(text, state)
+            except PatchworkError as e:
+                write(f"{e}\n(type 'help' for the notation, 'moves' for the legal moves)")
+                continue
+            game.push(move)
+            write(f"{_who(seats, p)} plays {move}")
+            return True
+
+
+def play(
+    game: Game,
+    seats: Sequence[Seat],
+    *,
+    input_fn: InputFn = input,
+    out: TextIO | None = None,
+    limit: float | None = None,
+) -> Outcome:
+    """Play ``game`` to its end (or until a person quits); the moves are pushed on ``game``."""
+    stream = sys.stdout if out is None else out
+
+    def write(text: str) -> None:
+        stream.write(text + "\n")
+        stream.flush()
+
+    try:
+        while not game.state.is_terminal():
+            state = game.state
+            p = state.current_player
+            assert p is not None
+            agent = seats[p].agent
+            if agent is None:
+                write("\n" + render_state(state, seats))
+                if not _human_turn(game, seats, input_fn, write):
+                    write("Game stopped.")
+                    return "quit"
+            else:
+                move = agent.choose(state, limit)
+                game.push(move)
+                write(f"{_who(seats, p)} plays {move}")
+    except KeyboardInterrupt:
+        write("\nInterrupted.")
+        return "interrupted"
+    write("\n" + render_state(game.state, seats))
+    write(scores_text(game.state, seats))
+    return "finished"
+
+
+def save_record(game: Game, seats: Sequence[Seat], path: str, outcome: Outcome) -> None:
+    names = (seats[0].record_name, seats[1].record_name)
+    termination = None if outcome == "finished" else "abandoned"
+    record = Record.from_game(game, players=names, event="patchwork play", termination=termination)
+    record.save(path)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    kinds = [HUMAN, *agent_names()]
+    parser = argparse.ArgumentParser(
+        prog="patchwork play",
+        description="Play Patchwork in the terminal: against an agent, two people at one "
+        "keyboard, or watch two agents. Type 'help' during the game for the move notation.",
+    )
+    parser.add_argument(
+        "--opponent",
+        choices=kinds,
+        default="greedy",
+        help="who plays against you (default: greedy; 'human' for two people)",
+    )
+    parser.add_argument(
+        "--seat", type=int, choices=(0, 1), default=0, help="your seat: 0 moves first (default 0)"
+    )
+    parser.add_argument(
+        "--agents",
+        nargs=2,
+        metavar=("P0", "P1"),
+        choices=kinds,
+        help="set both seats instead, e.g. --agents greedy random to watch a game",
+    )
+    parser.add_argument("--seed", type=int, help="seed for the setup and the agents")
+    parser.add_argument(
+        "--edition",
+        choices=("revised", "original"),
+        default="revised",
+        help="time board printing: where the special patches lie (default revised)",
+    )
+    parser.add_argument("--no-rotation", action="store_true", help="patches may not be turned")
+    parser.add_argument("--no-flip", action="store_true", help="patches may not be mirrored")
+    parser.add_argument("--save", metavar="FILE", help="write the game record to FILE at the end")
+    return parser
+
+
+def main(
+    argv: list[str] | None = None,
+    *,
+    input_fn: InputFn = input,
+    out: TextIO | None = None,
+) -> int:
+    """``patchwork play``: returns 0 when the game ends or is quit, 1 on an error."""
+    stream = sys.stdout if out is None else out
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as e:  # --help, or a bad option (argparse has printed why)
+        return e.code if isinstance(e.code, int) else 2
+    if args.agents:
+        kinds: list[str] = list(args.agents)
+    else:
+        kinds = [HUMAN, HUMAN]
+        kinds[1 - args.seat] = args.opponent
+    try:
+        rules = Rules(args.edition, rotation=not args.no_rotation, flip=not args.no_flip)
+        seats = make_seats(kinds, args.seed)
+        game = Game(new_game(seed=args.seed, rules=rules))
+    except PatchworkError as e:
+        print(f"patchwork play: {e}", file=sys.stderr)
+        return 1
+    outcome = play(game, seats, input_fn=input_fn, out=stream)
+    if args.save:
+        try:
+            save_record(game, seats, args.save, outcome)
+        except OSError as e:
+            print(f"patchwork play: cannot save {args.save}: {e}", file=sys.stderr)
+            return 1
+        stream.write(f"Saved the game record to {args.save}\n")
+    return 130 if outcome == "interrupted" else 0
