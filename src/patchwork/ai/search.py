@@ -1,0 +1,405 @@
+"""The main searcher: MCTS over the compiled engine, as an agent and as an analyser.
+
+The compiled loop (``mcts.iterate``) runs in short batches so that Python can keep the
+clock, report progress and stop on request. With ``workers > 1`` the search runs in that
+many processes at once (root parallelism) and their root statistics are added up. Once few
+moves remain, an exact search (``endgame.solve``) replaces the sampling.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..engine import kernels as K
+from ..engine.errors import PatchworkError
+from ..engine.moves import Move, move_from_code
+from ..engine.state import State
+from . import endgame, mcts, policy
+from .limit import Limit
+
+# code -> (visits, reward0, win0, margin0, {placement code -> the same four})
+Stats = dict[int, tuple[int, float, float, float, dict[int, tuple[int, float, float, float]]]]
+
+MAX_CAPACITY = 3_000_000
+ITERATIONS_PER_SECOND = 40_000  # generous, to size the tree for a time limit
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One decision at the root: advance, a patch (with its best placement) or a square."""
+
+    move: Move
+    patch_id: int | None
+    visits: int
+    win_probability: float
+    margin: float
+    line: list[Move] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What a search concluded, from the point of view of the player to move."""
+
+    player: int
+    best_move: Move
+    win_probability: float
+    margin: float
+    principal_line: list[Move]
+    candidates: list[Candidate]
+    iterations: int
+    nodes: int
+    seconds: float
+    exact: bool = False
+    info: dict[str, float] = field(default_factory=dict)
+
+
+def _capacity(limit: Limit) -> int:
+    estimates = []
+    if limit.iterations is not None:
+        estimates.append(2 * limit.iterations + 1024)
+    if limit.time is not None:
+        estimates.append(int(2 * ITERATIONS_PER_SECOND * limit.time) + 1024)
+    return min(min(estimates), MAX_CAPACITY)
+
+
+def _node_stats(tree: mcts.Tree, node: int) -> tuple[int, float, float, float]:
+    return (
+        int(tree.visits[node]),
+        float(tree.reward0[node]),
+        float(tree.win0[node]),
+        float(tree.margin0[node]),
+    )
+
+
+def root_stats(tree: mcts.Tree) -> Stats:
+    out: Stats = {}
+    for c in tree.children(tree.root):
+        subs = {int(tree.code[x]): _node_stats(tree, x) for x in tree.children(c)}
+        out[int(tree.code[c])] = (*_node_stats(tree, c), subs)
+    return out
+
+
+def _merge(into: Stats, more: Stats) -> None:
+    for code, (v, r, w, m, subs) in more.items():
+        if code not in into:
+            into[code] = (v, r, w, m, dict(subs))
+            continue
+        v0, r0, w0, m0, subs0 = into[code]
+        for sc, (sv, sr, sw, sm) in subs.items():
+            a = subs0.get(sc, (0, 0.0, 0.0, 0.0))
+            subs0[sc] = (a[0] + sv, a[1] + sr, a[2] + sw, a[3] + sm)
+        into[code] = (v0 + v, r0 + r, w0 + w, m0 + m, subs0)
+
+
+def _run_tree(
+    tree: mcts.Tree,
+    vector: np.ndarray,
+    limit: Limit,
+    params: mcts.Params,
+    stop: threading.Event | None = None,
+    on_info: Callable[[int, float], None] | None = None,
+) -> int:
+    """Iterate until the limit (or a stop request, or a full tree); returns iterations run."""
+    start = time.perf_counter()
+    done = 0
+    batch = 32
+    last_info = start
+    while True:
+        n = batch if limit.iterations is None else min(batch, limit.iterations - done)
+        if n <= 0:
+            break
+        t0 = time.perf_counter()
+        tree.run(vector, n, params)
+        done += n
+        now = time.perf_counter()
+        # Aim at ~20 ms a batch: short enough to stop on time, long enough to cost nothing.
+        batch = max(8, min(4096, int(n * 0.02 / max(now - t0, 1e-6))))
+        if limit.time is not None:
+            left = limit.time - (now - start)
+            if left <= 0:
+                break
+            batch = max(1, min(batch, int(batch * left / 0.02)))
+        if stop is not None and stop.is_set():
+            break
+        if tree.size + 2 * batch >= tree.capacity:
+            break
+        if on_info is not None and now - last_info >= 0.5:
+            last_info = now
+            on_info(done, now - start)
+    return done
+
+
+# -- worker processes (root parallelism) ----------------------------------------------------
+
+_WORKER_TREE: mcts.Tree | None = None
+
+
+def _worker_init() -> None:
+    # Load the compiled kernels before the first search is timed.
+    warm = mcts.Tree(64)
+    warm.run(State.from_text(_WARM_POSITION).vector, 2, mcts.Params())
+
+
+def _worker_search(
+    vector: np.ndarray, limit: Limit, params: mcts.Params, seed: int
+) -> tuple[Stats, int]:
+    global _WORKER_TREE
+    capacity = _capacity(limit)
+    if _WORKER_TREE is None or _WORKER_TREE.capacity < capacity:
+        _WORKER_TREE = mcts.Tree(capacity)
+    tree = _WORKER_TREE
+    tree.reset()
+    policy.seed(seed)
+    done = _run_tree(tree, vector, limit, params)
+    return root_stats(tree), done
+
+
+_WARM_POSITION = (
+    "revised:rf 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,"
+    "29,30,31,32,0 0,5,0,9/9/9/9/9/9/9/9/9 0,5,0,9/9/9/9/9/9/9/9/9 0 - - -"
+)
+
+
+class MCTSAgent:
+    """Monte Carlo tree search with a placement policy and progressive widening."""
+
+    def __init__(
+        self,
+        limit: Limit | float | None = None,
+        params: mcts.Params | None = None,
+        workers: int = 1,
+        seed: int | None = None,
+        reuse: bool = True,
+        exact_endgame: bool = True,
+        endgame_budget: int = 300_000,
+        name: str = "mcts",
+    ) -> None:
+        self.name = name
+        self.default_limit = Limit.of(limit, Limit(time=1.0))
+        self.params = params or mcts.Params()
+        self.workers = max(1, min(workers, os.cpu_count() or 1))
+        self.reuse = reuse
+        self.exact_endgame = exact_endgame
+        self.endgame_budget = endgame_budget
+        self._seed = np.random.SeedSequence(seed).generate_state(1)[0] if seed is not None else None
+        self._searches = 0
+        self._tree: mcts.Tree | None = None
+        self._tree_state: State | None = None
+        self._pool: ProcessPoolExecutor | None = None
+        self.stop_event = threading.Event()
+
+    # -- the agent protocol -----------------------------------------------------------------
+
+    def choose(self, state: State, limit: Limit | float | None = None) -> Move:
+        return self.search(state, limit).best_move
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+            self._pool = None
+
+    def __del__(self) -> None:
+        self.close()
+
+    # -- searching --------------------------------------------------------------------------
+
+    def _next_seed(self) -> int:
+        self._searches += 1
+        if self._seed is None:
+            return int(np.random.SeedSequence().generate_state(1)[0])
+        return int(self._seed) * 1_000_003 + self._searches
+
+    def search(
+        self,
+        state: State,
+        limit: Limit | float | None = None,
+        on_info: Callable[[int, float], None] | None = None,
+    ) -> SearchResult:
+        """Search ``state``; ``on_info(iterations, seconds)`` is called about twice a second."""
+        player = state.current_player
+        if player is None:
+            raise PatchworkError("the game is over: there is nothing to search")
+        limit = Limit.of(limit, self.default_limit)
+        self.stop_event.clear()
+        start = time.perf_counter()
+        seed = self._next_seed()
+        codes = state.legal_move_codes()
+        if self.exact_endgame:
+            solved = endgame.solve_state(state, self.endgame_budget)
+            if solved is not None:
+                return self._exact_result(state, solved, time.perf_counter() - start)
+        tree = self._prepare_tree(state, limit)
+        futures: list[Future[tuple[Stats, int]]] = []
+        if self.workers > 1 and len(codes) > 1:
+            pool = self._get_pool()
+            futures = [
+                pool.submit(_worker_search, state.vector, limit, self.params, seed + i)
+                for i in range(1, self.workers)
+            ]
+        policy.seed(seed)
+        done = 0
+        if len(codes) > 1 or tree.visits[tree.root] == 0:
+            done = _run_tree(tree, state.vector, limit, self.params, self.stop_event, on_info)
+        stats = root_stats(tree)
+        for f in futures:
+            more, n = f.result()
+            _merge(stats, more)
+            done += n
+        return self._result(state, tree, stats, done, time.perf_counter() - start)
+
+    def _get_pool(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            ctx = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(
+                self.workers - 1, mp_context=ctx, initializer=_worker_init
+            )
+        return self._pool
+
+    def _prepare_tree(self, state: State, limit: Limit) -> mcts.Tree:
+        capacity = _capacity(limit)
+        tree = self._tree
+        if tree is not None and self.reuse and self._tree_state is not None:
+            node = _find_descendant(tree, self._tree_state, state)
+            if node >= 0 and tree.capacity - tree.size >= capacity // 2:
+                tree.meta[1] = node
+                self._tree_state = state
+                return tree
+        if tree is None or tree.capacity < capacity:
+            tree = mcts.Tree(capacity)
+        tree.reset()
+        self._tree = tree
+        self._tree_state = state
+        return tree
+
+    def _result(
+        self, state: State, tree: mcts.Tree, stats: Stats, iterations: int, seconds: float
+    ) -> SearchResult:
+        player = state.current_player
+        assert player is not None
+        candidates = []
+        for code, (v, _r, w, m, subs) in stats.items():
+            if v == 0:
+                continue
+            if code < 0 and subs:
+                best_sub = max(subs.items(), key=lambda kv: kv[1][0])[0]
+                move = move_from_code(best_sub)
+                patch: int | None = -code - 1
+            else:
+                move = move_from_code(code)
+                patch = None
+            win = w / v if player == 0 else 1 - w / v
+            margin = m / v if player == 0 else -m / v
+            line = _principal_line(tree, move, state)
+            candidates.append(Candidate(move, patch, v, win, margin, line))
+        candidates.sort(key=lambda c: -c.visits)
+        if not candidates:  # a single forced move and no time spent
+            only = move_from_code(int(state.legal_move_codes()[0]))
+            candidates = [Candidate(only, None, 0, 0.5, 0.0)]
+        root = tree.root
+        v = max(int(tree.visits[root]), 1)
+        win0 = float(tree.win0[root]) / v
+        margin0 = float(tree.margin0[root]) / v
+        return SearchResult(
+            player=player,
+            best_move=candidates[0].move,
+            win_probability=win0 if player == 0 else 1 - win0,
+            margin=margin0 if player == 0 else -margin0,
+            principal_line=candidates[0].line or [candidates[0].move],
+            candidates=candidates,
+            iterations=iterations,
+            nodes=tree.size,
+            seconds=seconds,
+        )
+
+    def _exact_result(self, state: State, solved: endgame.Solution, seconds: float) -> SearchResult:
+        player = state.current_player
+        assert player is not None
+        win = 1.0 if solved.winner == player else 0.0
+        margin = solved.margin0 if player == 0 else -solved.margin0
+        best = solved.line[0]
+        return SearchResult(
+            player=player,
+            best_move=best,
+            win_probability=win,
+            margin=float(margin),
+            principal_line=solved.line,
+            candidates=[
+                Candidate(best, getattr(best, "patch_id", None), 0, win, float(margin), solved.line)
+            ],
+            iterations=solved.nodes,
+            nodes=solved.nodes,
+            seconds=seconds,
+            exact=True,
+        )
+
+
+def _principal_line(tree: mcts.Tree, first: Move, state: State) -> list[Move]:
+    """The best move, then the most visited path below it in the tree."""
+    line = [first]
+    node = tree.root
+    code = first.code(state.rules.mode)
+    # Walk to the chosen move's node (through the patch-choice node for a buy).
+    for c in tree.children(node):
+        cc = int(tree.code[c])
+        if cc == code:
+            node = c
+            break
+        if cc < 0 and tree.child_with_code(c, code) >= 0:
+            node = tree.child_with_code(c, code)
+            break
+    else:
+        return line
+    while len(line) < 40:
+        kids = tree.children(node)
+        if not kids:
+            break
+        node = max(kids, key=lambda x: int(tree.visits[x]))
+        if int(tree.visits[node]) < 2:
+            break
+        cc = int(tree.code[node])
+        if cc >= 0:
+            line.append(move_from_code(cc))
+    return line
+
+
+def _consistent(before: np.ndarray, after: np.ndarray) -> bool:
+    """Could ``after`` follow from ``before``? (Quilts only gain squares, tokens only move on.)"""
+    for p in (0, 1):
+        if before[2 * p] & ~after[2 * p] or before[2 * p + 1] & ~after[2 * p + 1]:
+            return False
+        if before[K.POSITION + p] > after[K.POSITION + p]:
+            return False
+    return bool(before[K.CIRCLE_LEN] >= after[K.CIRCLE_LEN])
+
+
+def _find_descendant(tree: mcts.Tree, root_state: State, target: State) -> int:
+    """The tree node whose state is ``target``, following the moves between them, or -1."""
+    node = tree.root
+    vec = root_state.vector.copy()
+    goal = target.vector
+    for _ in range(24):
+        if np.array_equal(vec, goal):
+            return node
+        for c in tree.children(node):
+            code = int(tree.code[c])
+            if code < 0:
+                if (-code - 1) in target.circle:
+                    continue
+                nxt = vec
+            else:
+                nxt = vec.copy()
+                K.apply_move(nxt, code)
+            if _consistent(nxt, goal):
+                node, vec = c, nxt
+                break
+        else:
+            return -1
+    return -1
