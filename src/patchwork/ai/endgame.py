@@ -39,66 +39,76 @@ def _value0(s: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def _search(
-    states: np.ndarray,
-    moves: np.ndarray,
-    pv: np.ndarray,
-    pv_len: np.ndarray,
-    counter: np.ndarray,
-    depth: int,
-    alpha: int,
-    beta: int,
-) -> int:
-    s = states[depth]
-    pv_len[depth] = 0
-    if K.is_terminal(s):
-        return _value0(s)
-    counter[0] += 1
-    if counter[0] > counter[1] or depth + 1 >= MAX_PLIES:
-        counter[2] = 1  # out of budget: the caller discards the result
-        return 0
-    p = K.current_player(s)
-    n = K.legal_moves(s, moves[depth])
-    best = -(1 << 40) if p == 0 else 1 << 40
-    for i in range(n):
-        code = moves[depth, i]
-        child = states[depth + 1]
-        child[:] = s
-        K.apply_move(child, code)
-        v = _search(states, moves, pv, pv_len, counter, depth + 1, alpha, beta)
-        if counter[2]:
-            return 0
-        if (p == 0 and v > best) or (p == 1 and v < best):
-            best = v
-            pv[depth, 0] = code
-            m = pv_len[depth + 1]
-            pv[depth, 1 : m + 1] = pv[depth + 1, :m]
-            pv_len[depth] = m + 1
-        if p == 0:
-            alpha = max(alpha, v)
-        else:
-            beta = min(beta, v)
-        if alpha >= beta:
-            break
-    return best
-
-
-@njit(cache=True)
 def solve(s: np.ndarray, budget: int, line: np.ndarray) -> tuple[int, int, int]:
-    """(value for player 0, moves in the line, nodes visited); nodes < 0 when out of budget."""
+    """(value for player 0, moves in the line, nodes visited); nodes < 0 when out of budget.
+
+    Depth-first with an explicit stack (one row per ply), so no recursion in compiled code.
+    """
     states = np.empty((MAX_PLIES, len(s)), dtype=np.int64)
     moves = np.empty((MAX_PLIES, K.MAX_MOVES), dtype=np.int64)
+    count = np.zeros(MAX_PLIES, dtype=np.int64)
+    index = np.zeros(MAX_PLIES, dtype=np.int64)
+    mover = np.zeros(MAX_PLIES, dtype=np.int64)
+    best = np.zeros(MAX_PLIES, dtype=np.int64)
+    alpha = np.zeros(MAX_PLIES, dtype=np.int64)
+    beta = np.zeros(MAX_PLIES, dtype=np.int64)
     pv = np.zeros((MAX_PLIES, MAX_PLIES), dtype=np.int64)
     pv_len = np.zeros(MAX_PLIES, dtype=np.int64)
-    counter = np.zeros(3, dtype=np.int64)
-    counter[1] = budget
+    inf = 1 << 40
     states[0] = s
-    value = _search(states, moves, pv, pv_len, counter, 0, -(1 << 40), 1 << 40)
-    if counter[2]:
-        return 0, 0, -1
+    if K.is_terminal(s):
+        return _value0(s), 0, 0
+    nodes = 1
+    d = 0
+    alpha[0] = -inf
+    beta[0] = inf
+    mover[0] = K.current_player(s)
+    count[0] = K.legal_moves(states[0], moves[0])
+    index[0] = 0
+    best[0] = -inf if mover[0] == 0 else inf
+    pv_len[0] = 0
+    while True:
+        if index[d] < count[d] and alpha[d] < beta[d]:
+            code = moves[d, index[d]]
+            index[d] += 1
+            c = d + 1
+            if c >= MAX_PLIES or nodes >= budget:
+                return 0, 0, -1
+            states[c] = states[d]
+            K.apply_move(states[c], code)
+            nodes += 1
+            pv_len[c] = 0
+            if not K.is_terminal(states[c]):
+                d = c
+                alpha[d] = alpha[d - 1]
+                beta[d] = beta[d - 1]
+                mover[d] = K.current_player(states[d])
+                count[d] = K.legal_moves(states[d], moves[d])
+                index[d] = 0
+                best[d] = -inf if mover[d] == 0 else inf
+                continue
+            v = _value0(states[c])
+        else:
+            if d == 0:
+                break
+            v = best[d]
+            d -= 1
+            c = d + 1
+            code = moves[d, index[d] - 1]
+        # Back up child c's value v into ply d.
+        if (mover[d] == 0 and v > best[d]) or (mover[d] == 1 and v < best[d]):
+            best[d] = v
+            pv[d, 0] = code
+            m = pv_len[c]
+            pv[d, 1 : m + 1] = pv[c, :m]
+            pv_len[d] = m + 1
+        if mover[d] == 0:
+            alpha[d] = max(alpha[d], v)
+        else:
+            beta[d] = min(beta[d], v)
     n = pv_len[0]
     line[:n] = pv[0, :n]
-    return value, n, counter[0]
+    return best[0], n, nodes
 
 
 def near_end(state: State, spaces: int = ENDGAME_SPACES) -> bool:
