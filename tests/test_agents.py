@@ -95,7 +95,7 @@ def test_greedy_fills_a_hole_with_a_special_patch() -> None:
     # Player 0's quilt: rows 4-6 covered except e5, a hole only a special patch can fill.
     quilt = "9/9/9/xxxxxxxxx/xxxx1xxxx/xxxxxxxxx/9/9/9"
     state = pw.State.from_text(
-        f"revised:rf 1,2,3 26,5,0,{quilt} 20,5,0,9/9/9/9/9/9/9/9/9 0 - - 1@0"
+        f"revised:rf 1,2,3 26,5,0,{quilt} 20,5,0,9/9/9/9/9/9/9/9/9 0 - - 1@0 32,38,44,50"
     )
     assert state.pending_specials == 1
     assert str(GreedyAgent(seed=0).choose(state)) == "S@e5"
@@ -110,7 +110,17 @@ def test_board_quality() -> None:
 
 
 def test_get_agent_by_name() -> None:
-    assert agent_names() == ("random", "greedy")
+    assert agent_names() == (
+        "random",
+        "greedy",
+        "policy",
+        "mcts",
+        "level1",
+        "level2",
+        "level3",
+        "level4",
+        "level5",
+    )
     assert isinstance(get_agent("random"), RandomAgent)
     assert isinstance(get_agent(" Greedy ", seed=3), GreedyAgent)
     assert isinstance(get_agent("greedy"), Agent)

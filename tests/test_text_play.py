@@ -228,11 +228,11 @@ def test_agents_against_each_other() -> None:
 
 def test_tie_break_is_explained() -> None:
     # Both on 53 with equal scores; player 1 got there first.
-    full = "/".join(["xxxxxxxxx"] * 9)
-    state = pw.State.from_text(f"revised:rf 1,2 53,10,0,{full} 53,10,0,{full} 0 - 1 -")
+    empty = "/".join(["9"] * 9)
+    state = pw.State.from_text(f"revised:rf 1,2 53,10,0,{empty} 53,10,0,{empty} 0 - 1 - -")
     seats = make_seats(["human", "greedy"])
     shown = text.scores_text(state, seats)
-    assert "Tied on 10: Player 1 (greedy) wins the tie-break" in shown
+    assert "Tied on -152: Player 1 (greedy) wins the tie-break" in shown
 
 
 def test_option_errors_return_a_status(capsys: pytest.CaptureFixture[str]) -> None:

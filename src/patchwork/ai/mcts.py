@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from ..engine import kernels as K
-from ..engine.tables import MODE_COUNT, MODE_HI, MODE_INDEX, MODE_LO, PATCH_BUTTONS
+from ..engine.tables import MODE_COUNT, MODE_INDEX
 from . import policy
 
 UNKNOWN = -1
@@ -38,7 +38,7 @@ class Params:
         widen_c: float = 1.0,
         widen_alpha: float = 0.5,
         noise: float = 0.35,
-        tries: int = 6,
+        tries: int = 4,
         margin_weight: float = 0.2,
         margin_scale: float = 15.0,
     ) -> None:
@@ -145,17 +145,6 @@ class Tree:
 
 
 @njit(cache=True)
-def _fits_somewhere(s: np.ndarray, p: int, patch: int) -> bool:
-    mode = s[K.MODE]
-    lo = s[2 * p]
-    hi = s[2 * p + 1]
-    for i in range(MODE_COUNT[mode, patch]):
-        if (MODE_LO[mode, patch, i] & lo) == 0 and (MODE_HI[mode, patch, i] & hi) == 0:
-            return True
-    return False
-
-
-@njit(cache=True)
 def _candidates(s: np.ndarray, node_code: int, out: np.ndarray, scores: np.ndarray) -> int:
     """The children a node may have, best first; returns how many."""
     p = K.current_player(s)
@@ -175,7 +164,7 @@ def _candidates(s: np.ndarray, node_code: int, out: np.ndarray, scores: np.ndarr
         hi = s[2 * p + 1]
         bonus_open = s[K.BONUS] < 0
         for i in range(MODE_COUNT[mode, patch]):
-            if (MODE_LO[mode, patch, i] & lo) == 0 and (MODE_HI[mode, patch, i] & hi) == 0:
+            if K.footprint_free(mode, patch, i, lo, hi):
                 k = MODE_INDEX[mode, patch, i]
                 out[n] = K.BUY_BASE + k
                 scores[n] = policy.placement_score(lo, hi, k, bonus_open)
@@ -184,10 +173,9 @@ def _candidates(s: np.ndarray, node_code: int, out: np.ndarray, scores: np.ndarr
         out[0] = K.ADVANCE
         scores[0] = 0.0
         n = 1
-        buttons = s[K.BUTTONS + p]
         for j in range(min(K.OFFERED, s[K.CIRCLE_LEN])):
             patch = s[K.CIRCLE + j]
-            if PATCH_BUTTONS[patch] <= buttons and _fits_somewhere(s, p, patch):
+            if K.affordable(s, p, patch) and K.fits_somewhere(s, p, patch):
                 out[n] = -(1 + patch)
                 scores[n] = -float(n)  # keep the offer's order
                 n += 1

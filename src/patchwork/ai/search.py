@@ -21,7 +21,7 @@ import numpy as np
 from ..engine import kernels as K
 from ..engine.errors import PatchworkError
 from ..engine.moves import Move, move_from_code
-from ..engine.state import State
+from ..engine.state import State, new_game
 from . import endgame, mcts, policy
 from .limit import Limit
 
@@ -145,7 +145,7 @@ _WORKER_TREE: mcts.Tree | None = None
 def _worker_init() -> None:
     # Load the compiled kernels before the first search is timed.
     warm = mcts.Tree(64)
-    warm.run(State.from_text(_WARM_POSITION).vector, 2, mcts.Params())
+    warm.run(new_game(seed=0).vector, 2, mcts.Params())
 
 
 def _worker_search(
@@ -160,12 +160,6 @@ def _worker_search(
     policy.seed(seed)
     done = _run_tree(tree, vector, limit, params)
     return root_stats(tree), done
-
-
-_WARM_POSITION = (
-    "revised:rf 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,"
-    "29,30,31,32,0 0,5,0,9/9/9/9/9/9/9/9/9 0,5,0,9/9/9/9/9/9/9/9/9 0 - - -"
-)
 
 
 class MCTSAgent:

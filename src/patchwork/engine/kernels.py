@@ -12,6 +12,7 @@ State vector layout (int64):
     FIRST          first player to reach the final space, -1 before
     PENDING        special patches the PENDING_PLAYER must place before anything else
     EDITION, MODE  rules: special-patch spaces in use, allowed orientations
+    SPECIALS       bit i set while the special patch on the edition's i-th space lies there
     CIRCLE_LEN     patches left in the circle, listed from CIRCLE clockwise from the first
                    one offered (so the neutral token always stands just before CIRCLE)
 
@@ -54,8 +55,9 @@ PENDING = 13
 PENDING_PLAYER = 14
 EDITION = 15
 MODE = 16
-CIRCLE_LEN = 17
-CIRCLE = 18
+SPECIALS = 17
+CIRCLE_LEN = 18
+CIRCLE = 19
 STATE_SIZE = CIRCLE + data.NUM_PATCHES
 
 ADVANCE = 0
@@ -93,6 +95,29 @@ def square_is_empty(s: np.ndarray, p: int, sq: int) -> bool:
     if sq < SPLIT:
         return (s[2 * p] >> sq) & 1 == 0
     return (s[2 * p + 1] >> (sq - SPLIT)) & 1 == 0
+
+
+@njit(cache=True)
+def footprint_free(mode: int, patch: int, i: int, lo: int, hi: int) -> bool:
+    """Whether the i-th listed footprint of ``patch`` (rules mode ``mode``) misses every
+    covered square of the quilt (lo, hi): the one overlap test of the rules."""
+    return ((MODE_LO[mode, patch, i] & lo) | (MODE_HI[mode, patch, i] & hi)) == 0
+
+
+@njit(cache=True)
+def affordable(s: np.ndarray, p: int, patch: int) -> bool:
+    return PATCH_BUTTONS[patch] <= s[BUTTONS + p]
+
+
+@njit(cache=True)
+def fits_somewhere(s: np.ndarray, p: int, patch: int) -> bool:
+    mode = s[MODE]
+    lo = s[2 * p]
+    hi = s[2 * p + 1]
+    for i in range(MODE_COUNT[mode, patch]):  # noqa: SIM110 (a plain loop compiles best)
+        if footprint_free(mode, patch, i, lo, hi):
+            return True
+    return False
 
 
 @njit(cache=True)
@@ -134,15 +159,14 @@ def legal_moves(s: np.ndarray, out: np.ndarray) -> int:
     out[0] = ADVANCE
     n = 1
     mode = s[MODE]
-    buttons = s[BUTTONS + p]
     for j in range(min(OFFERED, s[CIRCLE_LEN])):
         patch = s[CIRCLE + j]
-        if PATCH_BUTTONS[patch] > buttons:
+        if not affordable(s, p, patch):
             continue
         for i in range(MODE_COUNT[mode, patch]):
             # Branch-free: always write, only keep the slot when the footprint fits.
             out[n] = BUY_BASE + MODE_INDEX[mode, patch, i]
-            n += ((MODE_LO[mode, patch, i] & lo) | (MODE_HI[mode, patch, i] & hi)) == 0
+            n += footprint_free(mode, patch, i, lo, hi)
     return n
 
 
@@ -174,7 +198,7 @@ def is_legal(s: np.ndarray, code: int) -> bool:
     if k < 0 or k >= NUM_PLACEMENTS or CANONICAL[s[MODE], k] != k:
         return False
     patch = PL_PATCH[k]
-    return offered_slot(s, patch) >= 0 and PATCH_BUTTONS[patch] <= s[BUTTONS + p] and fits(s, p, k)
+    return offered_slot(s, patch) >= 0 and affordable(s, p, patch) and fits(s, p, k)
 
 
 @njit(cache=True)
@@ -202,15 +226,20 @@ def _take_from_circle(s: np.ndarray, slot: int) -> None:
 
 
 @njit(cache=True)
-def _check_bonus(s: np.ndarray, p: int) -> None:
-    if s[BONUS] >= 0:
-        return
+def covers_bonus_square(s: np.ndarray, p: int) -> bool:
+    """Whether p's quilt board has some aligned 7x7 square completely covered."""
     lo = s[2 * p]
     hi = s[2 * p + 1]
     for i in range(len(BONUS_LO)):
         if (lo & BONUS_LO[i]) == BONUS_LO[i] and (hi & BONUS_HI[i]) == BONUS_HI[i]:
-            s[BONUS] = p
-            return
+            return True
+    return False
+
+
+@njit(cache=True)
+def _check_bonus(s: np.ndarray, p: int) -> None:
+    if s[BONUS] < 0 and covers_bonus_square(s, p):
+        s[BONUS] = p
 
 
 @njit(cache=True)
@@ -221,9 +250,10 @@ def _move_token(s: np.ndarray, p: int, target: int) -> None:
     for mark in INCOME_SPACES:
         if old < mark <= target:
             s[BUTTONS + p] += s[INCOME + p]
-    for space in SPECIAL_SPACES[s[EDITION]]:
-        # A special patch is still there only if neither token has reached its space.
-        if old < space <= target and space > opponent:
+    spaces = SPECIAL_SPACES[s[EDITION]]
+    for i in range(len(spaces)):
+        if (s[SPECIALS] >> i) & 1 and old < spaces[i] <= target:
+            s[SPECIALS] &= ~(1 << i)
             s[PENDING] += 1
             s[PENDING_PLAYER] = p
     s[POSITION + p] = target
@@ -262,6 +292,8 @@ def apply_move(s: np.ndarray, code: int) -> None:
     # A special patch with no empty square left to go on is discarded.
     if s[PENDING] > 0 and empty_squares(s, s[PENDING_PLAYER]) == 0:
         s[PENDING] = 0
+    if s[PENDING] == 0:
+        s[PENDING_PLAYER] = 0  # one way to write "nobody", so equal positions compare equal
 
 
 @njit(cache=True)

@@ -51,6 +51,12 @@ def parse_square(text: str) -> Square:
     return int(t[1]) - 1, COLUMNS.index(t[0])
 
 
+def _check_ints(**fields: object) -> None:
+    for name, value in fields.items():
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidMoveError(f"{name} must be a whole number, not {value!r}")
+
+
 class Move(ABC):
     """A move: :class:`Advance`, :class:`Buy` or :class:`PlaceSpecial`."""
 
@@ -96,6 +102,7 @@ class PlaceSpecial(Move):
     col: int
 
     def __post_init__(self) -> None:
+        _check_ints(row=self.row, col=self.col)
         if not (0 <= self.row < data.BOARD_SIZE and 0 <= self.col < data.BOARD_SIZE):
             raise InvalidMoveError(f"square ({self.row}, {self.col}) is off the quilt board")
 
@@ -126,6 +133,9 @@ class Buy(Move):
     placement: int = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
+        _check_ints(
+            patch_id=self.patch_id, orientation=self.orientation, row=self.row, col=self.col
+        )
         if not 0 <= self.patch_id < data.NUM_PATCHES:
             raise InvalidMoveError(
                 f"no patch {self.patch_id}: patches are numbered 0-{data.NUM_PATCHES - 1}"
@@ -153,7 +163,7 @@ class Buy(Move):
     def code(self, mode: int) -> int:
         k = int(CANONICAL[mode, self.placement])
         if k < 0:
-            what = "turning" if self.orientation % 4 else "flipping"
+            what = "flipping" if self.orientation >= 4 and not mode & 1 else "turning"
             raise IllegalMoveError(
                 f"{self}: orientation {ORIENTATION_NAMES[self.orientation]} needs {what} "
                 "patches, which these rules do not allow"

@@ -31,7 +31,6 @@ from numba import njit
 
 from .kernels import (
     ADVANCE,
-    BUTTONS,
     BUY_BASE,
     CIRCLE,
     CIRCLE_LEN,
@@ -41,14 +40,16 @@ from .kernels import (
     OFFERED,
     PENDING,
     SPECIAL_BASE,
+    affordable,
     apply_move,
     current_player,
     empty_squares,
+    footprint_free,
     legal_moves,
     popcount,
     square_is_empty,
 )
-from .tables import MODE_COUNT, MODE_HI, MODE_INDEX, MODE_LO, PATCH_BUTTONS
+from .tables import MODE_COUNT, MODE_INDEX
 
 I64 = npt.NDArray[np.int64]
 
@@ -104,23 +105,21 @@ def _random_placement(s: I64, p: int, mode: int, patch: int) -> int:
     lo = s[2 * p]
     hi = s[2 * p + 1]
     count = MODE_COUNT[mode, patch]
-    los = MODE_LO[mode, patch]
-    his = MODE_HI[mode, patch]
     # Rejection sampling: uniform over the fitting placements whenever it succeeds.
     for _ in range(PLACEMENT_TRIES):
         i = _below(count)
-        if ((los[i] & lo) | (his[i] & hi)) == 0:
+        if footprint_free(mode, patch, i, lo, hi):
             return int(MODE_INDEX[mode, patch, i])
     # Otherwise count the fitting ones (a branch-free pass the compiler vectorises) and take
     # a uniformly chosen one of them.
     n = 0
     for i in range(count):
-        n += ((los[i] & lo) | (his[i] & hi)) == 0
+        n += footprint_free(mode, patch, i, lo, hi)
     if n == 0:
         return -1
     r = _below(n)
     for i in range(count):
-        if ((los[i] & lo) | (his[i] & hi)) == 0:
+        if footprint_free(mode, patch, i, lo, hi):
             if r == 0:
                 return int(MODE_INDEX[mode, patch, i])
             r -= 1
@@ -137,11 +136,10 @@ def piece_first_move(s: I64) -> int:
         sq = _random_empty_square(s, p)
         return -1 if sq < 0 else SPECIAL_BASE + sq
     mode = s[MODE]
-    buttons = s[BUTTONS + p]
     # Bit 0: advance (always allowed); bit j + 1: offered slot j, while it may still be bought.
     options = 1
     for j in range(min(OFFERED, s[CIRCLE_LEN])):
-        if PATCH_BUTTONS[s[CIRCLE + j]] <= buttons:
+        if affordable(s, p, s[CIRCLE + j]):
             options |= 2 << j
     while True:
         # Pick uniformly among the options not yet ruled out. A patch that turns out not to

@@ -1,16 +1,18 @@
 """The one-line position text, which round-trips every state (see docs/notation.md).
 
-    revised:rf 5,18,26,...,0 0,5,0,9/9/9/9/9/9/9/9/9 0,5,0,9/9/9/9/9/9/9/9/9 0 - - -
+    revised:rf 5,18,26,...,0 0,5,0,9/9/9/9/9/9/9/9/9 0,5,0,9/9/9/9/9/9/9/9/9 0 - - - 26,32,38,44,50
 
-Eight fields separated by spaces: rules (edition:orientations), the circle from the first
+Nine fields separated by spaces: rules (edition:orientations), the circle from the first
 patch offered, player 0 and player 1 (position,buttons,income,quilt), whose token is on top,
-the bonus tile's owner, the first to reach the final space, pending special patches (N@P).
+the bonus tile's owner, the first to reach the final space, pending special patches (N@P),
+and the spaces whose special patch still lies on the time board.
 A quilt is nine rows, top first: a digit is a run of empty squares, ``x`` a covered square.
 """
 
 from __future__ import annotations
 
 from . import data
+from . import kernels as K
 from .errors import InvalidPositionError, InvalidSetupError
 from .rules import Rules
 from .state import State, check_circle, make_state
@@ -56,6 +58,7 @@ def position_text(state: State) -> str:
             _player_or_none(state.bonus_owner),
             _player_or_none(state.first_to_finish),
             pending,
+            ",".join(str(x) for x in state.special_spaces_left) or "-",
         ]
     )
 
@@ -83,10 +86,9 @@ def _parse_quilt(text: str, who: str) -> tuple[int, int]:
 
 
 def _int(text: str, what: str, low: int, high: int | None = None) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise InvalidPositionError(f"{what} {text!r} is not a whole number") from None
+    if not text.isascii() or not text.isdigit():
+        raise InvalidPositionError(f"{what} {text!r} is not a whole number")
+    value = int(text)
     if value < low or (high is not None and value > high):
         bound = f"{low}-{high}" if high is not None else f">= {low}"
         raise InvalidPositionError(f"{what} {value} is out of range ({bound})")
@@ -106,12 +108,12 @@ def parse_position(text: str) -> State:
     if not isinstance(text, str):
         raise InvalidPositionError("position text must be a string")
     fields = text.split()
-    if len(fields) != 8:
+    if len(fields) != 9:
         raise InvalidPositionError(
-            f"position text has {len(fields)} fields, not 8 (rules, circle, player 0, "
-            "player 1, on top, bonus owner, first to finish, pending specials)"
+            f"position text has {len(fields)} fields, not 9 (rules, circle, player 0, "
+            "player 1, on top, bonus owner, first to finish, pending specials, specials left)"
         )
-    rules_f, circle_f, p0, p1, top_f, bonus_f, first_f, pending_f = fields
+    rules_f, circle_f, p0, p1, top_f, bonus_f, first_f, pending_f, specials_f = fields
     edition, _, orient = rules_f.partition(":")
     if orient not in _ORIENTATIONS:
         raise InvalidPositionError(f"rules field {rules_f!r}: write edition:rf, :r, :f or :-")
@@ -158,7 +160,18 @@ def parse_position(text: str) -> State:
         lo, hi = players[pending_player][3]
         if (lo, hi) == (FULL_LO, FULL_HI):
             raise InvalidPositionError("pending special patches need an empty square")
-    return make_state(
+    specials_left: list[int] = []
+    if specials_f != "-":
+        for x in specials_f.split(","):
+            space = _int(x, "special patch space", 0, data.FINAL_SPACE)
+            if space not in rules.special_spaces or space in specials_left:
+                spaces = ",".join(str(s) for s in rules.special_spaces)
+                raise InvalidPositionError(
+                    f"{space} is not a special patch space of the {rules.edition} edition "
+                    f"(listed once each from {spaces})"
+                )
+            specials_left.append(space)
+    state = make_state(
         rules,
         circle,
         buttons=[p[1] for p in players],
@@ -170,4 +183,8 @@ def parse_position(text: str) -> State:
         first_to_finish=first,
         pending=pending,
         pending_player=pending_player,
+        specials_left=specials_left,
     )
+    if bonus >= 0 and not K.covers_bonus_square(state.vector, bonus):
+        raise InvalidPositionError(f"player {bonus} holds the bonus tile without a covered 7x7")
+    return state

@@ -7,6 +7,7 @@ rejected with InvalidRecordError.
 
 from __future__ import annotations
 
+import copy
 import datetime
 import json
 import re
@@ -118,22 +119,37 @@ class Record:
                         f"the record names winner {self.result.get('winner')}, "
                         f"the moves give {end.winner()}"
                     )
+            elif end.is_terminal():
+                raise InvalidRecordError(
+                    f"the record says {termination}, but the moves play the game to its end"
+                )
+            claimed = self.result.get("scores")
+            if claimed is not None and list(claimed) != list(end.scores()):
+                raise InvalidRecordError(
+                    f"the record claims scores {claimed}, the moves give {list(end.scores())}"
+                )
+            winner = self.result.get("winner")
+            if winner not in (None, 0, 1) or isinstance(winner, bool):
+                raise InvalidRecordError(f"winner must be 0, 1 or null, not {winner!r}")
         return game
 
     # -- JSON -----------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "format": FORMAT,
-            "version": VERSION,
-            "event": self.event,
-            "date": self.date,
-            "players": list(self.players),
-            "rules": self.rules.to_dict(),
-            "setup": self.setup,
-            "moves": self.moves,
-            "result": self.result,
-        }
+        """A fresh JSON-ready dict (changing it leaves the record alone)."""
+        return copy.deepcopy(
+            {
+                "format": FORMAT,
+                "version": VERSION,
+                "event": self.event,
+                "date": self.date,
+                "players": list(self.players),
+                "rules": self.rules.to_dict(),
+                "setup": self.setup,
+                "moves": self.moves,
+                "result": self.result,
+            }
+        )
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=1)
@@ -144,6 +160,10 @@ class Record:
             raise InvalidRecordError("a record is a JSON object")
         if d.get("format", FORMAT) != FORMAT:
             raise InvalidRecordError(f"not a patchwork record (format {d.get('format')!r})")
+        if d.get("version", VERSION) != VERSION:
+            raise InvalidRecordError(
+                f"record version {d.get('version')!r} is not supported (this is version {VERSION})"
+            )
         try:
             rules = Rules.from_dict(d.get("rules", {}))
         except PatchworkError as e:
@@ -174,6 +194,8 @@ class Record:
 
     @classmethod
     def from_json(cls, text: str) -> Record:
+        if not isinstance(text, str | bytes):
+            raise InvalidRecordError("a JSON record must be a string")
         try:
             d = json.loads(text)
         except json.JSONDecodeError as e:
@@ -213,8 +235,11 @@ class Record:
 
     @classmethod
     def from_text(cls, text: str) -> Record:
+        if not isinstance(text, str):
+            raise InvalidRecordError("a text record must be a string")
         tags: dict[str, str] = {}
         moves: list[str] = []
+        labels: list[int] = []
         for n, raw in enumerate(text.splitlines(), 1):
             line = raw.strip()
             if not line or line.startswith("#"):
@@ -223,14 +248,15 @@ class Record:
             if tag:
                 tags[tag.group(1)] = tag.group(2)
                 continue
-            m = re.fullmatch(r"(\d+)\.\s+P[01]\s+(\S+)", line)
+            m = re.fullmatch(r"(\d+)\.\s+P([01])\s+(\S+)", line)
             if not m:
                 raise InvalidRecordError(
                     f"line {n}: {raw!r} is neither a [Tag \"value\"] nor '12. P0 move'"
                 )
             if int(m.group(1)) != len(moves) + 1:
                 raise InvalidRecordError(f"line {n}: expected move number {len(moves) + 1}")
-            moves.append(m.group(2))
+            labels.append(int(m.group(2)))
+            moves.append(m.group(3))
         yes_no = {"yes": True, "no": False}
         try:
             rules = {
@@ -263,7 +289,7 @@ class Record:
                 }
             except ValueError:
                 raise InvalidRecordError("Winner and Scores must be numbers") from None
-        return cls.from_dict(
+        record = cls.from_dict(
             {
                 "rules": rules,
                 "setup": setup,
@@ -274,12 +300,24 @@ class Record:
                 "event": tags.get("Event", ""),
             }
         )
+        # The P0/P1 labels are redundant; a record whose labels contradict its moves is wrong.
+        state = record.start_state()
+        for i, (text_move, label) in enumerate(zip(moves, labels, strict=True), 1):
+            if state.current_player != label:
+                raise InvalidRecordError(
+                    f"move {i} ({text_move}) is labelled P{label}, "
+                    f"but player {state.current_player} is to move"
+                )
+            state = state.apply(Move.parse(text_move, state))
+        return record
 
     # -- files ----------------------------------------------------------------------------
 
     @classmethod
     def parse(cls, text: str) -> Record:
         """Read either form: JSON if it starts with '{', otherwise the text form."""
+        if not isinstance(text, str):
+            raise InvalidRecordError("a record must be given as a string")
         return cls.from_json(text) if text.lstrip().startswith("{") else cls.from_text(text)
 
     @classmethod

@@ -22,7 +22,7 @@ class Rules:
     flip: bool = True
 
     def __post_init__(self) -> None:
-        if self.edition not in EDITION_INDEX:
+        if not isinstance(self.edition, str) or self.edition not in EDITION_INDEX:
             raise InvalidSetupError(
                 f"unknown edition {self.edition!r}: choose one of {', '.join(data.EDITIONS)}"
             )

@@ -129,8 +129,8 @@ class State:
     @property
     def special_spaces_left(self) -> tuple[int, ...]:
         """Spaces whose special patch still lies on the time board."""
-        ahead = max(int(self._v[K.POSITION]), int(self._v[K.POSITION + 1]))
-        return tuple(s for s in self.rules.special_spaces if s > ahead)
+        mask = int(self._v[K.SPECIALS])
+        return tuple(s for i, s in enumerate(self.rules.special_spaces) if mask >> i & 1)
 
     def is_terminal(self) -> bool:
         return bool(K.is_terminal(self._v))
@@ -255,6 +255,7 @@ def make_state(
     first_to_finish: int = -1,
     pending: int = 0,
     pending_player: int = 0,
+    specials_left: Sequence[int] | None = None,
 ) -> State:
     """Assemble a state vector from its parts (no validation: callers check their input)."""
     v = np.full(K.STATE_SIZE, -1, dtype=np.int64)
@@ -270,6 +271,9 @@ def make_state(
     v[K.PENDING_PLAYER] = pending_player
     v[K.EDITION] = EDITION_INDEX[rules.edition]
     v[K.MODE] = rules.mode
+    spaces = rules.special_spaces
+    left = spaces if specials_left is None else specials_left
+    v[K.SPECIALS] = sum(1 << i for i, space in enumerate(spaces) if space in left)
     v[K.CIRCLE_LEN] = len(circle)
     v[K.CIRCLE : K.CIRCLE + len(circle)] = circle
     return State(v, rules)
@@ -277,6 +281,8 @@ def make_state(
 
 def check_circle(circle: object, complete: bool = True) -> list[int]:
     """Validate a circle: distinct patch ids (all 33 of them when ``complete``)."""
+    if isinstance(circle, np.ndarray):
+        circle = circle.tolist()
     if isinstance(circle, str | bytes) or not isinstance(circle, Sequence):
         raise InvalidSetupError("the circle must be a list of patch ids")
     ids: list[int] = []
@@ -310,7 +316,11 @@ def new_game(
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
         raise InvalidSetupError("rules must be a patchwork.Rules")
-    if first_player not in (0, 1) or isinstance(first_player, bool):
+    if (
+        not isinstance(first_player, int | np.integer)
+        or isinstance(first_player, bool)
+        or (first_player not in (0, 1))
+    ):
         raise InvalidSetupError(f"first_player must be 0 or 1, not {first_player!r}")
     if circle is not None and seed is not None:
         raise InvalidSetupError("give a seed or a circle, not both")
