@@ -13,7 +13,9 @@ from typing import Protocol, runtime_checkable
 
 from ..engine import Move, PatchworkError, State
 from ..engine.data import BOARD_SIZE, BONUS_POINTS, EMPTY_PENALTY, FINAL_SPACE, INCOME_SPACES
+from ..engine.kernels import BUY_BASE
 from ..engine.moves import move_from_code
+from . import policy
 from .limit import Limit
 
 
@@ -128,9 +130,15 @@ class GreedyAgent:
         self._rng = random.Random(seed)
 
     def choose(self, state: State, limit: Limit | float | None = None) -> Move:
-        codes = _legal_codes(state)
         player = state.current_player
+        codes = _legal_codes(state)
         assert player is not None
+        # A person never sews a patch on floating free: keep placements that touch the
+        # quilt's edge or a patch already there (as long as there are any).
+        quilt = state.players[player].quilt
+        touching = [c for c in codes if c < BUY_BASE or policy.touches(quilt.lo, quilt.hi, c)]
+        if any(c >= BUY_BASE for c in touching):
+            codes = touching
         best = -math.inf
         best_codes: list[int] = []
         for code in codes:

@@ -111,6 +111,13 @@ def placement_score(lo: int, hi: int, k: int, bonus_open: bool) -> float:
 
 
 @njit(cache=True)
+def touches(lo: int, hi: int, code: int) -> bool:
+    """Whether a buy (move code) lays its patch against the quilt's edge or another patch."""
+    k = code - K.BUY_BASE
+    return PL_EDGE[k] > 0 or (PL_NLO[k] & lo) != 0 or (PL_NHI[k] & hi) != 0
+
+
+@njit(cache=True)
 def special_score(lo: int, hi: int, sq: int) -> float:
     """A special patch best fills a hole: score the covered or edge sides around it."""
     covered = K.popcount(SQ_NLO[sq] & lo) + K.popcount(SQ_NHI[sq] & hi) + SQ_EDGE[sq]

@@ -129,8 +129,6 @@ def _run_tree(
             batch = max(1, min(batch, int(batch * left / 0.02)))
         if stop is not None and stop.is_set():
             break
-        if tree.size + 2 * batch >= tree.capacity:
-            break
         if on_info is not None and now - last_info >= 0.5:
             last_info = now
             on_info(done, now - start)

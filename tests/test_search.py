@@ -1,0 +1,224 @@
+"""The AI: agents only play legal moves, searches are reproducible, analysis is consistent."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import patchwork as pw
+from helpers import EMPTY_QUILT, position
+from patchwork.ai import Limit, MCTSAgent, PolicyAgent, analyse, endgame, get_agent, level, mcts
+
+FEW = Limit(iterations=60)
+
+
+def random_state(seed: int, plies: int, rules: pw.Rules | None = None) -> pw.State:
+    """A state reached by ``plies`` uniformly random moves (or the end, if sooner)."""
+    rng = random.Random(seed)
+    s = pw.new_game(seed=seed, rules=rules or pw.Rules())
+    for _ in range(plies):
+        if s.is_terminal():
+            break
+        s = s.apply(rng.choice(s.legal_moves()))
+    return s
+
+
+def touches_edge_or_patch(move: pw.Buy, covered: frozenset[tuple[int, int]]) -> bool:
+    for r, c in move.squares:
+        for rr, cc in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
+            if not (0 <= rr < 9 and 0 <= cc < 9) or (rr, cc) in covered:
+                return True
+    return False
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10_000),
+    plies=st.integers(0, 60),
+    edition=st.sampled_from(["revised", "original"]),
+    rotation=st.booleans(),
+    flip=st.booleans(),
+)
+def test_agents_only_play_legal_moves(
+    seed: int, plies: int, edition: str, rotation: bool, flip: bool
+) -> None:
+    s = random_state(seed, plies, pw.Rules(edition, rotation, flip))
+    if s.is_terminal():
+        with pytest.raises(pw.PatchworkError, match="game is over"):
+            MCTSAgent(seed=1).choose(s, FEW)
+        return
+    for agent in (MCTSAgent(seed=seed, limit=FEW), PolicyAgent(seed=seed), level(1, seed=seed)):
+        assert agent.choose(s) in s.legal_moves()
+
+
+def test_pending_special_patch_is_placed_by_every_agent() -> None:
+    s = position(f"26,5,0,{EMPTY_QUILT}", f"30,5,0,{EMPTY_QUILT}", pending="1@0")
+    for name in ("random", "greedy", "policy", "mcts", "level1", "level2"):
+        move = get_agent(name, seed=3).choose(s, FEW)
+        assert isinstance(move, pw.PlaceSpecial)
+        assert move in s.legal_moves()
+
+
+def test_mcts_plays_whole_games_legally_with_tree_reuse() -> None:
+    agent = MCTSAgent(seed=5, limit=Limit(iterations=200))
+    game = pw.Game(pw.new_game(seed=11))
+    reused = 0
+    while not game.state.is_terminal():
+        before = agent._tree.root if agent._tree is not None else 0
+        move = agent.choose(game.state)
+        reused += agent._tree is not None and agent._tree.root != 0 and before != 0
+        game.push(move)  # both seats: the tree is reused across our own moves too
+    assert game.state.is_terminal()
+    assert reused > 0
+
+
+def test_seeded_search_is_reproducible() -> None:
+    s = random_state(3, 10)
+    a = MCTSAgent(seed=42, limit=Limit(iterations=400))
+    b = MCTSAgent(seed=42, limit=Limit(iterations=400))
+    ra, rb = a.search(s), b.search(s)
+    assert ra.best_move == rb.best_move
+    assert [c.visits for c in ra.candidates] == [c.visits for c in rb.candidates]
+
+
+def test_seeded_games_are_reproducible() -> None:
+    def play() -> list[str]:
+        agents = (get_agent("level1", seed=1), MCTSAgent(seed=2, limit=Limit(iterations=100)))
+        game = pw.Game(pw.new_game(seed=4))
+        while not game.state.is_terminal():
+            p = game.state.current_player
+            assert p is not None
+            game.push(agents[p].choose(game.state))
+        return [str(m) for m in game.moves]
+
+    assert play() == play()
+
+
+def test_analysis_is_consistent() -> None:
+    s = random_state(8, 6)
+    report = analyse(s, Limit(iterations=3000), seed=1)
+    assert report.player == s.current_player
+    assert report.best_move in s.legal_moves()
+    assert 0.0 <= report.win_probability <= 1.0
+    assert report.principal_line[0] == report.best_move
+    # The line replays legally from the position.
+    t = s
+    for move in report.principal_line:
+        t = t.apply(move)
+    # Candidates: one per decision, most visited first, the best move among them.
+    visits = [c.visits for c in report.candidates]
+    assert visits == sorted(visits, reverse=True)
+    assert report.candidates[0].move == report.best_move
+    decisions = [c.patch_id for c in report.candidates]
+    assert len(decisions) == len(set(decisions))
+    for c in report.candidates:
+        assert c.move in s.legal_moves()
+        assert c.line[0] == c.move
+        if c.patch_id is not None:
+            assert isinstance(c.move, pw.Buy) and c.move.patch_id == c.patch_id
+    assert sum(visits) == report.iterations
+
+
+def _brute_force(s: pw.State) -> int:
+    """Minimax value for player 0 (win first, then margin), the slow obvious way."""
+    if s.is_terminal():
+        a, b = s.scores()
+        return (endgame.WIN if s.winner() == 0 else -endgame.WIN) + a - b
+    values = [_brute_force(s.apply(m)) for m in s.legal_moves()]
+    return max(values) if s.current_player == 0 else min(values)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_endgame_solver_matches_brute_force(seed: int) -> None:
+    rng = random.Random(seed)
+    s = pw.new_game(seed=seed)
+    while not endgame.near_end(s, 5) and not s.is_terminal():
+        s = s.apply(rng.choice(s.legal_moves()))
+    if s.is_terminal():
+        return
+    line = np.zeros(endgame.MAX_PLIES, dtype=np.int64)
+    value, _, nodes = endgame.solve(s.vector, 10_000_000, line)
+    assert nodes > 0
+    assert value == _brute_force(s)
+    solution = endgame.solve_state(s, 10_000_000, spaces=5)
+    assert solution is not None
+    end = s
+    for move in solution.line:
+        end = end.apply(move)
+    assert end.is_terminal()
+    assert solution.margin0 == end.scores()[0] - end.scores()[1]
+
+
+def test_endgame_gives_up_beyond_its_budget() -> None:
+    s = pw.new_game(seed=1)
+    line = np.zeros(endgame.MAX_PLIES, dtype=np.int64)
+    assert endgame.solve(s.vector, 1000, line)[2] == -1
+    assert endgame.solve_state(s, 1000) is None  # not near the end: not even tried
+
+
+def test_root_parallel_search_adds_up_workers() -> None:
+    s = random_state(2, 4)
+    agent = MCTSAgent(seed=1, workers=2, limit=Limit(iterations=300))
+    try:
+        result = agent.search(s)
+    finally:
+        agent.close()
+    assert result.best_move in s.legal_moves()
+    assert result.iterations == 600
+    assert sum(c.visits for c in result.candidates) == 600
+
+
+@pytest.mark.parametrize("name", ["level2", "level3"])
+def test_placements_touch_the_edge_or_a_patch(name: str) -> None:
+    """No scattered patches above level 1: every patch is sewn against something."""
+    limit = Limit(iterations=300) if name == "level3" else None
+    for seed in range(2):
+        agent = get_agent(name, seed=seed)
+        game = pw.Game(pw.new_game(seed=seed))
+        while not game.state.is_terminal():
+            s = game.state
+            move = agent.choose(s, limit)
+            if isinstance(move, pw.Buy):
+                assert s.current_player is not None
+                assert touches_edge_or_patch(move, s.players[s.current_player].quilt.squares)
+            game.push(move)
+
+
+def test_mcts_beats_greedy() -> None:
+    """A small sanity check of strength (the real figures are benchmarks in the README)."""
+    wins = 0
+    for i in range(4):
+        mcts_seat = i % 2
+        agents = [get_agent("greedy", seed=i), MCTSAgent(seed=i, limit=Limit(iterations=1500))]
+        if mcts_seat == 0:
+            agents.reverse()
+        game = pw.Game(pw.new_game(seed=100 + i // 2))
+        while not game.state.is_terminal():
+            p = game.state.current_player
+            assert p is not None
+            game.push(agents[p].choose(game.state))
+        wins += game.state.winner() == mcts_seat
+    assert wins >= 3
+
+
+def test_limits_and_levels_reject_nonsense() -> None:
+    with pytest.raises(pw.PatchworkError, match="positive"):
+        Limit(time=0)
+    with pytest.raises(pw.PatchworkError, match="at least 1"):
+        Limit(iterations=0)
+    with pytest.raises(pw.PatchworkError, match="levels are 1-5"):
+        level(6)
+    with pytest.raises(pw.PatchworkError, match="unknown agent"):
+        get_agent("deep-blue")
+    assert str(Limit(time=0.5, iterations=10)) == "0.5 s or 10 iterations"
+
+
+def test_tree_capacity_bounds_the_search() -> None:
+    tree = mcts.Tree(500)
+    nodes = tree.run(pw.new_game(seed=1).vector, 2000, mcts.Params())
+    assert nodes <= 500
+    assert tree.visits[0] == 2000  # the search goes on with playouts once the tree is full
