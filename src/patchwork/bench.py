@@ -1,4 +1,4 @@
-"""``patchwork bench``: how fast the compiled engine is, on one core.
+"""``patchwork bench``: how fast the compiled engine and the searcher are, on one core.
 
 Every in-process figure times compiled code (the Numba kernels, called in compiled loops) after
 a warm-up that compiles it, except ``state_legal_moves_ms``, which times the Python face. Time
@@ -26,7 +26,7 @@ from numba import njit
 
 from .engine import kernels as K
 from .engine import playout
-from .engine.state import new_game
+from .engine.state import State, new_game
 
 I64 = npt.NDArray[np.int64]
 Progress = Callable[[str], None]
@@ -44,6 +44,7 @@ SHARES = {
     "legal_moves": 0.1,
     "apply": 0.15,
     "state_legal_moves": 0.15,
+    "mcts": 0.4,
 }
 REPEATS = 5
 
@@ -57,6 +58,8 @@ ROWS = (
     ("opening_moves", "  legal moves in that opening", "moves", "{:.0f}"),
     ("apply_us", "apply_move kernel, opening", "us", "{:.4f}"),
     ("state_legal_moves_ms", "State.legal_moves(), opening", "ms", "{:.3f}"),
+    ("mcts_opening_iterations_per_s", "MCTS iterations, opening", "iter/s", "{:,.0f}"),
+    ("mcts_midgame_iterations_per_s", "MCTS iterations, midgame", "iter/s", "{:,.0f}"),
     ("cold_start_s", "start-up, empty Numba cache", "s", "{:.2f}"),
     ("warm_start_s", "start-up, warm Numba cache", "s", "{:.2f}"),
 )
@@ -130,6 +133,28 @@ def _games(
     return 1.0 / per_game, counts["plies"] / counts["games"]
 
 
+def midgame() -> State:
+    """A fixed middle-game position: the greedy agent against itself until both tokens
+    have passed space 20."""
+    from .ai.agents import GreedyAgent
+
+    state, agent = new_game(seed=5), GreedyAgent(seed=5)
+    while min(p.position for p in state.players) < 20:
+        state = state.apply(agent.choose(state))
+    return state
+
+
+def _mcts_run(state: State) -> Callable[[int], object]:
+    """``run(n)``: n MCTS iterations on a fresh tree from ``state`` (the searcher's settings)."""
+    from .ai import mcts
+
+    def run(n: int) -> None:
+        tree = mcts.Tree(2 * n + 16)
+        tree.run(state.vector, n, mcts.Params())
+
+    return run
+
+
 def _startup(cache_dir: str) -> float:
     """Wall time of STARTUP_CODE in a fresh interpreter using ``cache_dir`` as Numba's cache."""
     code = f"import time; t = time.perf_counter(); {STARTUP_CODE}; print(time.perf_counter() - t)"
@@ -147,7 +172,8 @@ def run_bench(
 
     Keys: uniform_games_per_s, piece_first_games_per_s, mean_plies, piece_first_mean_plies
     (random games from standard setups), legal_moves_us, apply_us, state_legal_moves_ms (at
-    the 1345-move opening), opening_moves, cold_start_s, warm_start_s (see STARTUP_CODE).
+    the 1345-move opening), opening_moves, mcts_opening_iterations_per_s and
+    mcts_midgame_iterations_per_s (the searcher), cold_start_s, warm_start_s (see STARTUP_CODE).
     """
     say = progress if progress is not None else (lambda _: None)
     budget = {name: max(seconds, 0.0) * share for name, share in SHARES.items()}
@@ -186,6 +212,11 @@ def run_bench(
 
     per_call = _best_time(state_legal_moves, budget["state_legal_moves"])
     results["state_legal_moves_ms"] = per_call * 1e3
+
+    for name, state in (("opening", opening), ("midgame", midgame())):
+        say(f"MCTS iterations, {name} ({budget['mcts'] / 2:.1f} s)")
+        per_iteration = _best_time(_mcts_run(state), budget["mcts"] / 2)
+        results[f"mcts_{name}_iterations_per_s"] = 1.0 / per_iteration
 
     with tempfile.TemporaryDirectory(prefix="patchwork-bench-") as cache_dir:
         say("start-up with an empty Numba cache (fresh interpreter)")
