@@ -10,8 +10,9 @@ from . import __version__
 USAGE = """usage: patchwork COMMAND [options]
 
 commands:
-  play       play a game in the terminal (against the AI, two people, or watch)
-  bench      measure the speed of the compiled rules engine
+  play        play a game in the terminal (against the AI, two people, or watch)
+  tournament  play agents against each other and measure their strength
+  bench       measure the speed of the compiled rules engine and the searcher
 
 Run 'patchwork COMMAND --help' for a command's options.
 """
@@ -29,7 +30,17 @@ def _bench(argv: list[str]) -> int:
     return main(argv)
 
 
-COMMANDS: dict[str, Callable[[list[str]], int]] = {"play": _play, "bench": _bench}
+def _tournament(argv: list[str]) -> int:
+    from .ai.tournament import main
+
+    return main(argv)
+
+
+COMMANDS: dict[str, Callable[[list[str]], int]] = {
+    "play": _play,
+    "tournament": _tournament,
+    "bench": _bench,
+}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -141,7 +142,9 @@ _WORKER_TREE: mcts.Tree | None = None
 
 
 def _worker_init() -> None:
-    # Load the compiled kernels before the first search is timed.
+    # Ctrl-C is the parent's to handle (it stops the search); load the compiled kernels
+    # before the first search is timed.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     warm = mcts.Tree(64)
     warm.run(new_game(seed=0).vector, 2, mcts.Params())
 
