@@ -27,6 +27,9 @@ from . import policy
 
 UNKNOWN = -1
 MAX_DEPTH = 512
+# meta ([size, root]), parent, first_child, next_sibling, n_children, total, code, visits,
+# reward0, win0, margin0: the node arrays, passed to the kernels as one tuple.
+TreeArrays = tuple[np.ndarray, ...]
 
 
 class Params:
@@ -81,24 +84,29 @@ class Tree:
         self.win0 = np.zeros(capacity, dtype=np.float64)
         self.margin0 = np.zeros(capacity, dtype=np.float64)
         self.meta = np.zeros(2, dtype=np.int64)  # [size, root]
+
+        self.arrays: TreeArrays = (
+            self.meta,
+            self.parent,
+            self.first_child,
+            self.next_sibling,
+            self.n_children,
+            self.total,
+            self.code,
+            self.visits,
+            self.reward0,
+            self.win0,
+            self.margin0,
+        )
+
         self.reset()
 
     def reset(self) -> None:
-        self.meta[0] = 1
-        self.meta[1] = 0
-        self._clear(0)
-
-    def _clear(self, node: int) -> None:
-        self.parent[node] = -1
-        self.first_child[node] = -1
-        self.next_sibling[node] = -1
-        self.n_children[node] = 0
-        self.total[node] = UNKNOWN
-        self.code[node] = 0
-        self.visits[node] = 0
-        self.reward0[node] = 0.0
-        self.win0[node] = 0.0
-        self.margin0[node] = 0.0
+        """Empty the tree but for a fresh root (node 0)."""
+        self.meta[:] = (1, 0)
+        fresh = (-1, -1, -1, 0, UNKNOWN, 0, 0, 0.0, 0.0, 0.0)
+        for array, value in zip(self.arrays[1:], fresh, strict=True):
+            array[0] = value
 
     @property
     def size(self) -> int:
@@ -124,24 +132,7 @@ class Tree:
 
     def run(self, state: np.ndarray, iterations: int, params: Params) -> int:
         """Run iterations from the root (whose state is ``state``); returns nodes in use."""
-        return int(
-            iterate(
-                state,
-                iterations,
-                params.as_array(),
-                self.meta,
-                self.parent,
-                self.first_child,
-                self.next_sibling,
-                self.n_children,
-                self.total,
-                self.code,
-                self.visits,
-                self.reward0,
-                self.win0,
-                self.margin0,
-            )
-        )
+        return int(iterate(state, iterations, params.as_array(), self.arrays))
 
 
 @njit(cache=True)
@@ -193,21 +184,9 @@ def _widened(visits: int, widen_c: float, widen_alpha: float) -> int:
 
 
 @njit(cache=True)
-def _add_child(
-    node: int,
-    move: int,
-    meta: np.ndarray,
-    parent: np.ndarray,
-    first_child: np.ndarray,
-    next_sibling: np.ndarray,
-    n_children: np.ndarray,
-    total: np.ndarray,
-    code: np.ndarray,
-    visits: np.ndarray,
-    reward0: np.ndarray,
-    win0: np.ndarray,
-    margin0: np.ndarray,
-) -> int:
+def _add_child(t: TreeArrays, node: int, move: int) -> int:
+    meta, parent, first_child, next_sibling, n_children, total, code = t[:7]
+    visits, reward0, win0, margin0 = t[7:]
     new = meta[0]
     meta[0] += 1
     parent[new] = node
@@ -233,22 +212,9 @@ def _add_child(
 
 
 @njit(cache=True)
-def iterate(
-    root_state: np.ndarray,
-    iterations: int,
-    params: np.ndarray,
-    meta: np.ndarray,
-    parent: np.ndarray,
-    first_child: np.ndarray,
-    next_sibling: np.ndarray,
-    n_children: np.ndarray,
-    total: np.ndarray,
-    code: np.ndarray,
-    visits: np.ndarray,
-    reward0: np.ndarray,
-    win0: np.ndarray,
-    margin0: np.ndarray,
-) -> int:
+def iterate(root_state: np.ndarray, iterations: int, params: np.ndarray, t: TreeArrays) -> int:
+    meta, parent, first_child, next_sibling, n_children, total, code = t[:7]
+    visits, reward0, win0, margin0 = t[7:]
     c_uct = params[0]
     widen_c = params[1]
     widen_alpha = params[2]
@@ -276,21 +242,7 @@ def iterate(
                 n = _candidates(s, c, cand, scores)
                 total[node] = n
                 if n_children[node] < n:
-                    node = _add_child(
-                        node,
-                        cand[n_children[node]],
-                        meta,
-                        parent,
-                        first_child,
-                        next_sibling,
-                        n_children,
-                        total,
-                        code,
-                        visits,
-                        reward0,
-                        win0,
-                        margin0,
-                    )
+                    node = _add_child(t, node, cand[n_children[node]])
                     depth += 1
                     path[depth] = node
                     if code[node] < 0:
