@@ -222,3 +222,22 @@ def test_tree_capacity_bounds_the_search() -> None:
     nodes = tree.run(pw.new_game(seed=1).vector, 2000, mcts.Params())
     assert nodes <= 500
     assert tree.visits[0] == 2000  # the search goes on with playouts once the tree is full
+
+
+def test_analysis_near_the_end_is_exact_and_still_lists_every_decision() -> None:
+    rng = random.Random(3)
+    s = pw.new_game(seed=3)
+    while not (endgame.near_end(s, 6) and len(s.offered) and s.current_player is not None):
+        s = s.apply(rng.choice(s.legal_moves()))
+        assert not s.is_terminal()
+    report = analyse(s, Limit(iterations=500), seed=2)
+    assert report.exact
+    assert report.win_probability in (0.0, 1.0)
+    assert report.candidates[0].move == report.best_move
+    end = s
+    for move in report.principal_line:
+        end = end.apply(move)
+    assert end.is_terminal()
+    assert end.winner() == (report.player if report.win_probability == 1.0 else 1 - report.player)
+    # Playing the exact search's move is what choose() does too.
+    assert MCTSAgent(seed=2, limit=Limit(iterations=500)).choose(s) == report.best_move

@@ -15,13 +15,13 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from ..engine import kernels as K
 from ..engine.errors import PatchworkError
-from ..engine.moves import Move, move_from_code
+from ..engine.moves import Buy, Move, move_from_code
 from ..engine.state import State, new_game
 from . import endgame, mcts, policy
 from .limit import Limit
@@ -194,7 +194,7 @@ class MCTSAgent:
     # -- the agent protocol -----------------------------------------------------------------
 
     def choose(self, state: State, limit: Limit | float | None = None) -> Move:
-        return self.search(state, limit).best_move
+        return self.search(state, limit, candidates=False).best_move
 
     def close(self) -> None:
         if self._pool is not None:
@@ -217,8 +217,13 @@ class MCTSAgent:
         state: State,
         limit: Limit | float | None = None,
         on_info: Callable[[int, float], None] | None = None,
+        candidates: bool = True,
     ) -> SearchResult:
-        """Search ``state``; ``on_info(iterations, seconds)`` is called about twice a second."""
+        """Search ``state``; ``on_info(iterations, seconds)`` is called about twice a second.
+
+        Near the end an exact search decides the best move and its line; with ``candidates``
+        the sampling search still runs, for figures on every other decision too.
+        """
         player = state.current_player
         if player is None:
             raise PatchworkError("the game is over: there is nothing to search")
@@ -227,10 +232,9 @@ class MCTSAgent:
         start = time.perf_counter()
         seed = self._next_seed()
         codes = state.legal_move_codes()
-        if self.exact_endgame:
-            solved = endgame.solve_state(state, self.endgame_budget)
-            if solved is not None:
-                return self._exact_result(state, solved, time.perf_counter() - start)
+        solved = endgame.solve_state(state, self.endgame_budget) if self.exact_endgame else None
+        if solved is not None and not candidates:
+            return _exact_result(player, solved, time.perf_counter() - start)
         tree = self._prepare_tree(state, limit)
         futures: list[Future[tuple[Stats, int]]] = []
         if self.workers > 1 and len(codes) > 1:
@@ -248,7 +252,8 @@ class MCTSAgent:
             more, n = f.result()
             _merge(stats, more)
             done += n
-        return self._result(state, tree, stats, done, time.perf_counter() - start)
+        result = self._result(state, tree, stats, done, time.perf_counter() - start)
+        return result if solved is None else _with_exact(result, solved)
 
     def _get_pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -314,26 +319,41 @@ class MCTSAgent:
             seconds=seconds,
         )
 
-    def _exact_result(self, state: State, solved: endgame.Solution, seconds: float) -> SearchResult:
-        player = state.current_player
-        assert player is not None
-        win = 1.0 if solved.winner == player else 0.0
-        margin = solved.margin0 if player == 0 else -solved.margin0
-        best = solved.line[0]
-        return SearchResult(
-            player=player,
-            best_move=best,
-            win_probability=win,
-            margin=float(margin),
-            principal_line=solved.line,
-            candidates=[
-                Candidate(best, getattr(best, "patch_id", None), 0, win, float(margin), solved.line)
-            ],
-            iterations=solved.nodes,
-            nodes=solved.nodes,
-            seconds=seconds,
-            exact=True,
-        )
+
+def _exact_result(player: int, solved: endgame.Solution, seconds: float) -> SearchResult:
+    win = 1.0 if solved.winner == player else 0.0
+    margin = float(solved.margin0 if player == 0 else -solved.margin0)
+    best = solved.line[0]
+    patch = best.patch_id if isinstance(best, Buy) else None
+    return SearchResult(
+        player=player,
+        best_move=best,
+        win_probability=win,
+        margin=margin,
+        principal_line=solved.line,
+        candidates=[Candidate(best, patch, 0, win, margin, solved.line)],
+        iterations=solved.nodes,
+        nodes=solved.nodes,
+        seconds=seconds,
+        exact=True,
+    )
+
+
+def _with_exact(sampled: SearchResult, solved: endgame.Solution) -> SearchResult:
+    """The sampled figures for every decision, with the exact verdict on the best one."""
+    exact = _exact_result(sampled.player, solved, sampled.seconds)
+    best = exact.candidates[0]
+    others = [
+        c
+        for c in sampled.candidates
+        if not (c.move == best.move or (c.patch_id is not None and c.patch_id == best.patch_id))
+    ]
+    return replace(
+        exact,
+        candidates=[best, *others],
+        iterations=sampled.iterations,
+        nodes=sampled.nodes,
+    )
 
 
 def _principal_line(tree: mcts.Tree, first: Move, state: State) -> list[Move]:
