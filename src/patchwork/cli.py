@@ -10,7 +10,8 @@ from . import __version__
 USAGE = """usage: patchwork COMMAND [options]
 
 commands:
-  play        play a game in the terminal (against the AI, two people, or watch)
+  play        play full-screen in the terminal (against the AI, two people, or watch);
+              'play --plain' for the line-by-line text game
   tournament  play agents against each other and measure their strength
   bench       measure the speed of the compiled rules engine and the searcher
 
@@ -19,7 +20,11 @@ Run 'patchwork COMMAND --help' for a command's options.
 
 
 def _play(argv: list[str]) -> int:
-    from .tui.text import main
+    if "--plain" in argv:
+        from .tui.text import main as plain
+
+        return plain([a for a in argv if a != "--plain"])
+    from .tui.app import main
 
     return main(argv)
 

@@ -228,7 +228,20 @@ class MCTSAgent:
         if player is None:
             raise PatchworkError("the game is over: there is nothing to search")
         limit = Limit.of(limit, self.default_limit)
-        self.stop_event.clear()
+        try:
+            return self._search(state, player, limit, on_info, candidates)
+        finally:
+            # A stop asked for before or during this search ends it, and only it.
+            self.stop_event.clear()
+
+    def _search(
+        self,
+        state: State,
+        player: int,
+        limit: Limit,
+        on_info: Callable[[int, float], None] | None,
+        candidates: bool,
+    ) -> SearchResult:
         start = time.perf_counter()
         seed = self._next_seed()
         codes = state.legal_move_codes()

@@ -1,1 +1,1 @@
-"""Terminal play: for now a plain-text game (``tui.text``); a full-screen Textual app later."""
+"""Terminal play: the full-screen Textual app (tui.app) and the plain-text game (tui.text)."""

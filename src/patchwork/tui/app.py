@@ -1,0 +1,202 @@
+"""``patchwork play``: the full-screen terminal game (Textual).
+
+Against the AI (levels 1-5), two people at one keyboard, or watching two agents. The app
+is a view: what it shows and allows comes from the engine, through :class:`Session`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.screen import Screen
+
+from .. import i18n
+from ..ai import agent_names
+from ..engine import Game, PatchworkError, Rules, new_game
+from ..i18n import _
+from .game_screen import GameScreen
+from .seats import HUMAN, Seat, close_agent, make_seats
+from .session import Session
+
+
+@dataclass(frozen=True)
+class AppOptions:
+    """Settings of the app that are not part of a game."""
+
+    rules: Rules = field(default_factory=Rules)
+    human_seat: int = 0
+    seed: int | None = None
+    delay: float = 0.6  # at least this long per move when watching agents
+    hint_time: float = 1.0
+    save_path: str | None = None
+
+
+class PatchworkApp(App[None]):
+    """The terminal game: one :class:`GameScreen`, dialogs on top of it."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "Patchwork"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", show=False, priority=True)]
+
+    def __init__(self, session: Session, options: AppOptions | None = None) -> None:
+        super().__init__()
+        self.session = session
+        self.options = options or AppOptions(rules=session.state.rules)
+        self.game_screen = GameScreen(session)
+        self._games = 0
+
+    def get_default_screen(self) -> Screen[None]:
+        return self.game_screen
+
+    def new_game(self, kinds: tuple[str, str]) -> None:
+        """Start a fresh game (new setup, same rules) with the seats ``kinds``."""
+        self._games += 1
+        seed = None if self.options.seed is None else self.options.seed + 1000 * self._games
+        old = self.session
+        self.session = Session(
+            Game(new_game(seed=seed, rules=self.options.rules)), make_seats(kinds, seed)
+        )
+        self.game_screen.use(self.session)
+        for seat in old.seats:
+            close_agent(seat.agent)
+
+    def quit_game(self) -> None:
+        self.game_screen.shutdown()
+        self.exit()
+
+    async def action_quit(self) -> None:
+        self.quit_game()
+
+    def on_unmount(self) -> None:
+        self.game_screen.shutdown()
+        for seat in self.session.seats:
+            close_agent(seat.agent)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    kinds = [HUMAN, *agent_names()]
+    parser = argparse.ArgumentParser(
+        prog="patchwork play",
+        description="Play Patchwork full-screen in the terminal, with the keyboard or the mouse: "
+        "against the AI (level1 .. level5), two people at one keyboard, or watch two AIs. "
+        "Press ? in the game for the keys.",
+    )
+    parser.add_argument(
+        "--opponent",
+        choices=kinds,
+        default="level2",
+        help="who plays against you (default level2; 'human' for two people)",
+    )
+    parser.add_argument(
+        "--seat", type=int, choices=(0, 1), default=0, help="your seat: 0 moves first (default 0)"
+    )
+    parser.add_argument(
+        "--agents",
+        nargs=2,
+        metavar=("P0", "P1"),
+        choices=kinds,
+        help="set both seats instead, e.g. --agents level2 level4 to watch a game",
+    )
+    parser.add_argument("--seed", type=int, help="seed for the setup and the agents")
+    parser.add_argument(
+        "--edition",
+        choices=("revised", "original"),
+        default="revised",
+        help="time board printing: where the special patches lie (default revised)",
+    )
+    parser.add_argument("--no-rotation", action="store_true", help="patches may not be turned")
+    parser.add_argument("--no-flip", action="store_true", help="patches may not be mirrored")
+    parser.add_argument("--load", metavar="FILE", help="continue the game of a record (.json/.txt)")
+    parser.add_argument("--save", metavar="FILE", help="write the game record to FILE on leaving")
+    parser.add_argument(
+        "--lang",
+        metavar="LANG",
+        help="language of the texts (en, fa, pt, ru, fi; default: the system locale)",
+    )
+    parser.add_argument(
+        "--delay",
+        type=float,
+        default=0.6,
+        metavar="SECONDS",
+        help="when watching two AIs, at least this long per move (default 0.6)",
+    )
+    parser.add_argument(
+        "--hint-time",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="how long the hint key searches (default 1)",
+    )
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="the plain line-by-line game instead (works over pipes; same seat, rules and "
+        "--save options, no --load/--lang)",
+    )
+    return parser
+
+
+def setup(args: argparse.Namespace) -> tuple[Session, AppOptions]:
+    """The session and options the command line asks for (PatchworkError when it cannot)."""
+    if args.agents:
+        kinds: list[str] = list(args.agents)
+    else:
+        kinds = [HUMAN, HUMAN]
+        kinds[1 - args.seat] = args.opponent
+    if not args.hint_time > 0 or args.delay < 0:
+        raise PatchworkError("--hint-time must be positive and --delay not negative")
+    rules = Rules(args.edition, rotation=not args.no_rotation, flip=not args.no_flip)
+    if args.load:
+        try:
+            game = Session.load(args.load)
+        except OSError as e:
+            raise PatchworkError(f"cannot read {args.load}: {e}") from None
+        rules = game.start.rules
+    else:
+        game = Game(new_game(seed=args.seed, rules=rules))
+    seats: tuple[Seat, Seat] = make_seats(kinds, args.seed)
+    options = AppOptions(
+        rules=rules,
+        human_seat=args.seat,
+        seed=args.seed,
+        delay=args.delay,
+        hint_time=args.hint_time,
+        save_path=args.save,
+    )
+    return Session(game, seats), options
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``patchwork play``: 0 when the game ends or is left, 1 on an error, 2 on bad options."""
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as e:  # --help, or a bad option (argparse has printed why)
+        return e.code if isinstance(e.code, int) else 2
+    i18n.set_language(args.lang)
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print(
+            _("patchwork play: the full-screen game needs a terminal; use --plain over pipes."),
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        session, options = setup(args)
+    except PatchworkError as e:
+        print(f"patchwork play: {e}", file=sys.stderr)
+        return 1
+    app = PatchworkApp(session, options)
+    app.run()
+    if args.save:
+        try:
+            app.session.record(termination="abandoned").save(args.save)
+        except (OSError, PatchworkError) as e:
+            print(f"patchwork play: cannot save {args.save}: {e}", file=sys.stderr)
+            return 1
+        print(_("Saved the game record to {path}.").format(path=args.save))
+    return 0

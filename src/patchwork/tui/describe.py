@@ -1,0 +1,181 @@
+"""The words the app shows: whose turn and why, what a move gives, the scores, the hints.
+
+Every number comes from the engine (a state, or the state a move leads to); these functions
+only put it into sentences, through the i18n layer.
+"""
+
+from __future__ import annotations
+
+from ..ai import SearchResult
+from ..engine import PATCHES, Advance, Buy, Move, PlaceSpecial, State, square_name
+from ..engine.data import BONUS_POINTS, EMPTY_PENALTY, FINAL_SPACE
+from ..i18n import _, ngettext
+from .seats import Seat
+
+ADVANCE = Advance()
+
+
+def name(seats: tuple[Seat, Seat], p: int) -> str:
+    return seats[p].label(p)
+
+
+def turn_text(state: State, seats: tuple[Seat, Seat]) -> str:
+    """Whose turn it is, and the rule that makes it theirs."""
+    p = state.current_player
+    if p is None:
+        return _("The game is over.")
+    who = name(seats, p)
+    if state.pending_specials:
+        return ngettext(
+            "{name} must place a special patch first.",
+            "{name} must place {n} special patches first.",
+            state.pending_specials,
+        ).format(name=who, n=state.pending_specials)
+    mine, theirs = state.players[p].position, state.players[1 - p].position
+    if mine < theirs:
+        return _("{name} to move: behind on the time board ({mine} against {theirs}).").format(
+            name=who, mine=mine, theirs=theirs
+        )
+    if mine == 0:
+        return _("{name} to move: the start player.").format(name=who)
+    return _("{name} to move: both on space {space}, this token on top (it came last).").format(
+        name=who, space=mine
+    )
+
+
+def move_text(move: Move) -> str:
+    """A move in words, with its notation."""
+    if isinstance(move, Buy):
+        return _("buys patch {id} ({move})").format(id=move.patch_id, move=move)
+    if isinstance(move, PlaceSpecial):
+        return _("places a special patch on {square}").format(
+            square=square_name(move.row, move.col)
+        )
+    return _("advances (A)")
+
+
+def advance_text(state: State) -> str:
+    """What advancing gives the player to move: the engine plays it and we read the result."""
+    p = state.current_player
+    assert p is not None
+    before = state.players[p]
+    after_state = state.apply(ADVANCE)
+    after = after_state.players[p]
+    spaces = after.position - before.position
+    gained = after.buttons - before.buttons
+    income = gained - spaces
+    lines = [
+        ngettext(
+            "Advance from space {start} to {end}: +{n} button.",
+            "Advance from space {start} to {end}: +{n} buttons.",
+            gained,
+        ).format(start=before.position, end=after.position, n=gained)
+    ]
+    lines.append(
+        ngettext(
+            "({spaces} for the space moved",
+            "({spaces} for the spaces moved",
+            spaces,
+        ).format(spaces=spaces)
+        + (_(", {income} from income").format(income=income) if income else "")
+        + ")"
+    )
+    if after_state.pending_specials and after_state.current_player == p:
+        lines.append(
+            ngettext(
+                "You take a special patch.",
+                "You take {n} special patches.",
+                after_state.pending_specials,
+            ).format(n=after_state.pending_specials)
+        )
+    return "\n".join(lines)
+
+
+def preview_lines(state: State, after: State, move: Move) -> list[str]:
+    """What the move changes for the player making it (all read from the two states)."""
+    p = state.current_player
+    assert p is not None
+    a, b = state.players[p], after.players[p]
+    lines = [
+        _("buttons {a}→{b}, income {i}→{j}").format(
+            a=a.buttons, b=b.buttons, i=a.income, j=b.income
+        ),
+        _("space {a}→{b}, score {s}→{t}").format(
+            a=a.position, b=b.position, s=state.scores()[p], t=after.scores()[p]
+        ),
+    ]
+    if after.bonus_owner == p and state.bonus_owner is None:
+        lines.append(_("takes the 7x7 bonus tile!"))
+    elif after.pending_specials and after.current_player == p and not isinstance(move, Advance):
+        lines.append(_("and takes a special patch"))
+    return lines
+
+
+def patch_numbers(patch_id: int) -> list[str]:
+    patch = PATCHES[patch_id]
+    return [
+        _("cost {n}").format(n=patch.buttons),
+        _("time {n}").format(n=patch.time),
+        _("income {n}").format(n=patch.income),
+    ]
+
+
+def score_lines(state: State, seats: tuple[Seat, Seat]) -> list[str]:
+    """The score of each player broken down, then the winner and the tie-break when used."""
+    scores = state.scores()
+    lines = [
+        _("Score = buttons + {bonus} for the bonus tile - {penalty} per empty square").format(
+            bonus=BONUS_POINTS, penalty=EMPTY_PENALTY
+        ),
+        "",
+    ]
+    for p, player in enumerate(state.players):
+        bonus = BONUS_POINTS if state.bonus_owner == p else 0
+        lines.append(
+            _("{name}: {buttons} + {bonus} - {penalty} x {empty} = {score}").format(
+                name=name(seats, p),
+                buttons=player.buttons,
+                bonus=bonus,
+                penalty=EMPTY_PENALTY,
+                empty=player.quilt.empty_squares,
+                score=scores[p],
+            )
+        )
+    winner = state.winner()
+    if winner is None:
+        return lines
+    lines.append("")
+    if scores[0] == scores[1]:
+        lines.append(
+            _(
+                "Tied on {score}: {name} wins the tie-break, having reached space {final} first."
+            ).format(score=scores[0], name=name(seats, winner), final=FINAL_SPACE)
+        )
+    else:
+        margin = abs(scores[0] - scores[1])
+        lines.append(
+            ngettext("{name} wins by {n} point.", "{name} wins by {n} points.", margin).format(
+                name=name(seats, winner), n=margin
+            )
+        )
+    return lines
+
+
+def hint_text(result: SearchResult) -> str:
+    """The searcher's suggestion with its evaluation."""
+    line = " ".join(str(m) for m in result.principal_line[1:5])
+    text = _("Hint: {move} {how}: win chance {win:.0%}, expected margin {margin:+.1f}").format(
+        move=result.best_move,
+        how=move_text(result.best_move),
+        win=result.win_probability,
+        margin=result.margin,
+    )
+    if result.exact:
+        text += _(" (exact)")
+    if line:
+        text += _("; then {line}").format(line=line)
+    return text
+
+
+def thinking_text(seats: tuple[Seat, Seat], p: int) -> str:
+    return _("{name} is thinking").format(name=name(seats, p))

@@ -1,0 +1,539 @@
+"""The game screen: the boards, the offer and the keys, driving a :class:`Session`.
+
+Agents think in worker threads (Textual workers) so the screen never freezes; a result
+that arrives after the position changed (undo, load, new game) is dropped. Quitting asks a
+searching agent to stop at once.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import RichLog, Static
+from textual.worker import Worker, WorkerState, get_current_worker
+
+from ..ai import Agent, Limit, MCTSAgent, SearchResult
+from ..engine import Advance, Game, IllegalMoveError, Move, PatchworkError
+from ..i18n import _, ngettext
+from . import colours, describe, panels
+from .offer import PatchCard, circle_text
+from .placement import Ghost
+from .quilt import PLAYER_COLOURS, QuiltView
+from .screens import ConfirmScreen, EndScreen, HelpScreen, NewGameScreen, PathScreen
+from .seats import close_agent, stop_agent
+from .session import Session
+from .timeboard import TimeBoard
+
+if TYPE_CHECKING:
+    from .app import PatchworkApp
+
+ADVANCE = Advance()
+AiResult = tuple[int, Move, SearchResult | None]
+
+
+class GameScreen(Screen[None]):
+    """Everything at a glance, and every action of a turn on one key (and the mouse)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("1", "pick(0)", show=False),
+        Binding("2", "pick(1)", show=False),
+        Binding("3", "pick(2)", show=False),
+        Binding("a", "advance", show=False),
+        Binding("up", "nudge(-1, 0)", show=False),
+        Binding("down", "nudge(1, 0)", show=False),
+        Binding("left", "nudge(0, -1)", show=False),
+        Binding("right", "nudge(0, 1)", show=False),
+        Binding("r", "rotate", show=False),
+        Binding("f", "flip", show=False),
+        Binding("n", "cycle(1)", show=False),
+        Binding("p", "cycle(-1)", show=False),
+        Binding("enter", "place", show=False),
+        Binding("escape", "cancel", show=False),
+        Binding("u", "undo", show=False),
+        Binding("h", "hint", show=False),
+        Binding("s", "save", show=False),
+        Binding("l", "load", show=False),
+        Binding("N", "new_game", show=False),
+        Binding("e", "show_end", show=False),
+        Binding("space", "pause", show=False),
+        Binding("question_mark", "help", show=False),
+        Binding("q", "quit", show=False),
+    ]
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+        self.thinking: Worker[AiResult] | None = None
+        self.thinking_agent: Agent | None = None
+        self.hinting: Worker[tuple[int, SearchResult]] | None = None
+        self.hint_agent: MCTSAgent | None = None
+        self.paused = False
+        self.notice: Text = Text()
+        self._spin = 0
+        self._loaded: Game | None = None
+        self._last_path = ""
+        self._shown: dict[str, Text | Content | str] = {}
+        self._ai_lock = threading.Lock()
+
+    @property
+    def patchwork_app(self) -> PatchworkApp:
+        from .app import PatchworkApp
+
+        assert isinstance(self.app, PatchworkApp)
+        return self.app
+
+    # -- layout -----------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status", markup=False)
+        yield TimeBoard(id="time")
+        with Horizontal(id="table"):
+            for p in (0, 1):
+                with Vertical(classes="player"):
+                    yield QuiltView(p, id=f"quilt{p}")
+                    yield Static(id=f"info{p}", classes="info", markup=False)
+            with Vertical(id="side"):
+                yield Static(id="circle", markup=False)
+                with Horizontal(id="cards"):
+                    for slot in range(3):
+                        yield PatchCard(slot, id=f"card{slot}")
+                yield Static(id="advance")
+                yield Static(id="detail", markup=False)
+        yield Static(id="notice", markup=False)
+        log = RichLog(id="log", wrap=True, markup=False, max_lines=500)
+        log.can_focus = False
+        yield log
+        yield Static(id="keys")
+
+    def on_mount(self) -> None:
+        self.set_interval(0.15, self._tick)
+        self.redraw()
+        self.call_after_refresh(self.next_turn)
+
+    # -- drawing ----------------------------------------------------------------------------
+
+    def say(self, message: str, style: str = "") -> None:
+        """Show a message on the notice line (red for refusals, green for good news)."""
+        self.notice = Text(message, style=style)
+        self._put("#notice", self.notice)
+
+    def _put(self, selector: str, content: Text | Content | str) -> None:
+        """Update a text widget, unless it already shows exactly that (repainting the
+        whole screen on every key would make the arrows sluggish)."""
+        if self._shown.get(selector) == content:
+            return
+        self._shown[selector] = content
+        self.query_one(selector, Static).update(content, layout=False)
+
+    def log_line(self, message: str, player: int | None = None) -> None:
+        style = PLAYER_COLOURS[player] if player is not None else "dim"
+        self.query_one("#log", RichLog).write(Text(message, style=style))
+
+    def redraw(self) -> None:
+        """Show the session as it is now (widgets whose picture did not change stay)."""
+        s = self.session
+        state = s.state
+        preview = s.preview()
+        self.query_one(TimeBoard).show(panels.time_picture(s, preview))
+        for q in (0, 1):
+            self.query_one(f"#quilt{q}", QuiltView).show(panels.quilt_picture(s, q))
+            self._put(f"#info{q}", panels.info_text(s, q))
+        self._put("#circle", circle_text(state.circle, len(state.offered)))
+        for slot in range(3):
+            self.query_one(f"#card{slot}", PatchCard).show(panels.card_picture(s, slot))
+        self._put("#advance", panels.advance_line(state))
+        self._put("#detail", panels.detail_text(s, preview))
+        self._draw_status()
+        self._put("#keys", panels.key_bar(s, self.paused))
+
+    def _draw_status(self) -> None:
+        self._put(
+            "#status",
+            panels.status_text(
+                self.session,
+                self.thinking is not None,
+                self.hinting is not None,
+                self.paused,
+                self._spin,
+            ),
+        )
+
+    def _tick(self) -> None:
+        if self.thinking is not None or self.hinting is not None:
+            self._spin += 1
+            self._draw_status()
+
+    # -- turns ------------------------------------------------------------------------------
+
+    def next_turn(self) -> None:
+        """Start whatever the position asks for: an agent's move, the end screen, or wait."""
+        s = self.session
+        self.redraw()
+        if s.state.is_terminal():
+            self.show_end()
+            return
+        seat = s.seat
+        if seat is None or seat.agent is None or self.paused or self.thinking is not None:
+            return
+        self.think(seat.agent)
+
+    def think(self, agent: Agent) -> None:
+        s = self.session
+        state, version = s.state, s.version
+        least = self.patchwork_app.options.delay if s.mode == "watch" else 0.0
+
+        def work() -> AiResult:
+            worker = get_current_worker()
+            start = time.monotonic()
+            # One search at a time: a search that was told to stop (undo, load) may still be
+            # finishing its last batch on the same agent.
+            with self._ai_lock:
+                result = agent.search(state) if isinstance(agent, MCTSAgent) else None
+                move = result.best_move if result is not None else agent.choose(state)
+            while time.monotonic() - start < least and not worker.is_cancelled:
+                time.sleep(0.02)
+            return version, move, result
+
+        self.thinking_agent = agent
+        self.thinking = self.run_worker(
+            work, name="ai", group="ai", thread=True, exit_on_error=False
+        )
+        self._draw_status()
+
+    def stop_thinking(self) -> None:
+        """Stop an agent's search and a hint search (their results will be dropped)."""
+        if self.thinking is not None:
+            stop_agent(self.thinking_agent)
+            self.thinking.cancel()
+            self.thinking = None
+        if self.hinting is not None:
+            stop_agent(self.hint_agent)
+            self.hinting.cancel()
+            self.hinting = None
+
+    def shutdown(self) -> None:
+        """Before quitting: stop every search so no thread is left running."""
+        self.stop_thinking()
+        close_agent(self.hint_agent)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        if worker is self.thinking:
+            if event.state == WorkerState.SUCCESS:
+                self.thinking = None
+                version, move, result = worker.result  # type: ignore[misc]
+                if version == self.session.version:
+                    self._agent_moved(move, result)
+            elif event.state in (WorkerState.ERROR, WorkerState.CANCELLED):
+                self.thinking = None
+                if event.state == WorkerState.ERROR:
+                    self.say(_("The AI failed: {error}").format(error=worker.error), colours.BAD)
+                self.redraw()
+        elif worker is self.hinting:
+            if event.state == WorkerState.SUCCESS:
+                self.hinting = None
+                version, search = worker.result  # type: ignore[misc]
+                if version == self.session.version:
+                    self._show_hint(search)
+            elif event.state in (WorkerState.ERROR, WorkerState.CANCELLED):
+                self.hinting = None
+                if event.state == WorkerState.ERROR:
+                    self.say(_("No hint: {error}").format(error=worker.error), colours.BAD)
+            self._draw_status()
+
+    def _agent_moved(self, move: Move, result: SearchResult | None) -> None:
+        s = self.session
+        p = s.player
+        assert p is not None
+        line = f"{describe.name(s.seats, p)} {describe.move_text(move)}"
+        if result is not None:
+            line += " " + _("(expects to win {win:.0%})").format(win=result.win_probability)
+        s.play(move)
+        self.log_line(line, p)
+        self.next_turn()
+
+    def _played(self, move: Move, player: int) -> None:
+        self.log_line(
+            f"{describe.name(self.session.seats, player)} {describe.move_text(move)}", player
+        )
+        self.say("")
+        self.next_turn()
+
+    # -- a person's actions -----------------------------------------------------------------
+
+    def _ready(self) -> bool:
+        """Whether a person may act now; says why not otherwise."""
+        s = self.session
+        if s.state.is_terminal():
+            self.say(_("The game is over."), colours.BAD)
+            return False
+        if not s.human_to_move:
+            p = s.player
+            assert p is not None
+            self.say(
+                _("Wait: it is {name}'s turn.").format(name=describe.name(s.seats, p)),
+                colours.BAD,
+            )
+            return False
+        return True
+
+    def action_pick(self, slot: int) -> None:
+        if not self._ready():
+            return
+        s = self.session
+        offered = s.state.offered
+        if slot >= len(offered):
+            self.say(_("There is no patch {n} on offer.").format(n=slot + 1), colours.BAD)
+            return
+        pid = offered[slot]
+        if s.ghost is not None and s.ghost.patch_id == pid:
+            s.cancel()
+            self.say("")
+        else:
+            error = s.select(pid)
+            if error is not None:
+                self.say(error, colours.BAD)
+            else:
+                self.say(_("Move it with the arrows or the mouse, r turns, f mirrors, Enter sews."))
+        self.redraw()
+
+    def on_patch_card_picked(self, message: PatchCard.Picked) -> None:
+        self.action_pick(message.slot)
+
+    def on_quilt_view_square_clicked(self, message: QuiltView.SquareClicked) -> None:
+        s = self.session
+        if s.ghost is None or message.player != s.player or not s.human_to_move:
+            return
+        if message.button == 3:
+            self.action_rotate()
+            return
+        if (message.row, message.col) == (s.ghost.row, s.ghost.col) or message.chain > 1:
+            self.action_place()
+            return
+        s.put(message.row, message.col)
+        self.redraw()
+
+    def action_nudge(self, d_row: int, d_col: int) -> None:
+        if self.session.ghost is not None and self.session.human_to_move:
+            self.session.nudge(d_row, d_col)
+            self.redraw()
+
+    def action_rotate(self) -> None:
+        self._reorient(self.session.rotate)
+
+    def action_flip(self) -> None:
+        self._reorient(self.session.flip)
+
+    def _reorient(self, change: Callable[[], str | None]) -> None:
+        if self.session.ghost is None or not self.session.human_to_move:
+            return
+        error = change()
+        if error is not None:
+            self.say(error, colours.BAD)
+        self.redraw()
+
+    def action_cycle(self, step: int) -> None:
+        if self.session.ghost is not None and self.session.human_to_move:
+            self.session.cycle(step)
+            self.redraw()
+
+    def action_cancel(self) -> None:
+        self.session.cancel()
+        self.redraw()
+
+    def action_place(self) -> None:
+        if not self._ready():
+            return
+        s = self.session
+        if s.ghost is None:
+            self.say(_("Pick a patch first (1-3), or advance (a)."), colours.BAD)
+            return
+        p = s.player
+        assert p is not None
+        try:
+            move = s.commit()
+        except IllegalMoveError as e:
+            self.say(_("It does not fit there: {reason}").format(reason=e), colours.BAD)
+            self.app.bell()
+            self.redraw()
+            return
+        self._played(move, p)
+
+    def action_advance(self) -> None:
+        if not self._ready():
+            return
+        s = self.session
+        try:
+            s.state.check_legal(ADVANCE)
+        except IllegalMoveError as e:
+            self.say(str(e), colours.BAD)
+            return
+        version, p = s.version, s.player
+        assert p is not None
+
+        def answer(yes: bool | None) -> None:
+            if yes and s is self.session and version == s.version:
+                s.play(ADVANCE)
+                self._played(ADVANCE, p)
+
+        self.app.push_screen(ConfirmScreen(_("Advance?"), describe.advance_text(s.state)), answer)
+
+    def action_undo(self) -> None:
+        s = self.session
+        if not s.can_undo():
+            self.say(_("Nothing to take back."), colours.BAD)
+            return
+        self.stop_thinking()
+        taken = s.undo()
+        self.log_line(_("Took back: {moves}").format(moves=" ".join(str(m) for m in taken)))
+        self.say(
+            _("Took back {n} moves.").format(n=len(taken))
+            if len(taken) != 1
+            else _("Took back 1 move.")
+        )
+        self.next_turn()
+
+    def action_hint(self) -> None:
+        if not self._ready() or self.hinting is not None:
+            return
+        s = self.session
+        state, version = s.state, s.version
+        options = self.patchwork_app.options
+        close_agent(self.hint_agent)
+        agent = MCTSAgent(
+            limit=Limit(time=options.hint_time), reuse=False, seed=options.seed, name="hint"
+        )
+        self.hint_agent = agent
+
+        def work() -> tuple[int, SearchResult]:
+            return version, agent.search(state)
+
+        self.hinting = self.run_worker(
+            work, name="hint", group="hint", thread=True, exit_on_error=False
+        )
+        self.say(_("Looking for a hint…"))
+        self._draw_status()
+
+    def _show_hint(self, result: SearchResult) -> None:
+        s = self.session
+        self.say(describe.hint_text(result), colours.HINT)
+        ghost = Ghost.of(result.best_move)
+        if ghost is not None and s.human_to_move:
+            s.ghost = ghost
+        self.redraw()
+
+    def action_pause(self) -> None:
+        if self.session.mode != "watch":
+            return
+        self.paused = not self.paused
+        if not self.paused:
+            self.next_turn()
+        self.redraw()
+
+    def action_quit(self) -> None:
+        self.patchwork_app.quit_game()
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen())
+
+    # -- files and games --------------------------------------------------------------------
+
+    def action_save(self) -> None:
+        default = self._last_path or self.patchwork_app.options.save_path or "patchwork-game.json"
+
+        def save(path: str) -> str | None:
+            try:
+                self.session.save(path)
+            except (OSError, PatchworkError) as e:
+                return _("Cannot save {path}: {error}").format(path=path, error=e)
+            return None
+
+        def done(path: str | None) -> None:
+            if path:
+                self._last_path = path
+                self.say(_("Saved the game record to {path}.").format(path=path), colours.GOOD)
+
+        self.app.push_screen(PathScreen(_("Save the game record as"), default, save), done)
+
+    def action_load(self) -> None:
+        default = self._last_path or "patchwork-game.json"
+
+        def load(path: str) -> str | None:
+            try:
+                self._loaded = Session.load(path)
+            except (OSError, PatchworkError) as e:
+                return _("Cannot load {path}: {error}").format(path=path, error=e)
+            return None
+
+        def done(path: str | None) -> None:
+            game, self._loaded = self._loaded, None
+            if not path or game is None:
+                return
+            self._last_path = path
+            self.stop_thinking()
+            self.session.replace(game)
+            self.log_line(_("Loaded {path}.").format(path=path))
+            self.say(
+                ngettext(
+                    "Loaded {path}: {n} move played.", "Loaded {path}: {n} moves played.", len(game)
+                ).format(path=path, n=len(game)),
+                colours.GOOD,
+            )
+            self.next_turn()
+
+        self.app.push_screen(PathScreen(_("Load a game record"), default, load), done)
+
+    def action_new_game(self) -> None:
+        def chosen(kinds: tuple[str, str] | None) -> None:
+            if kinds is not None:
+                self.stop_thinking()
+                self.patchwork_app.new_game(kinds)
+
+        self.app.push_screen(NewGameScreen(self.patchwork_app.options.human_seat), chosen)
+
+    def use(self, session: Session) -> None:
+        """Play another game on this screen."""
+        self.stop_thinking()
+        self.session = session
+        self.paused = False
+        self.query_one("#log", RichLog).clear()
+        self.say("")
+        self.next_turn()
+
+    def action_show_end(self) -> None:
+        if self.session.state.is_terminal():
+            self.show_end()
+
+    def show_end(self) -> None:
+        s = self.session
+        winner = s.state.winner()
+        title = (
+            _("Game over: {name} wins!").format(name=describe.name(s.seats, winner))
+            if winner is not None
+            else _("Game over")
+        )
+
+        def chosen(what: str | None) -> None:
+            if what == "new":
+                self.action_new_game()
+            elif what == "undo":
+                self.action_undo()
+            elif what == "save":
+                self.action_save()
+            elif what == "quit":
+                self.patchwork_app.quit_game()
+
+        lines = describe.score_lines(s.state, s.seats)
+        self.app.push_screen(EndScreen(title, lines, s.can_undo()), chosen)
+
+    def on_unmount(self) -> None:
+        self.shutdown()

@@ -1,0 +1,178 @@
+"""What each part of the game screen shows, built from the session (no widgets here).
+
+Every figure is read from the engine: the state, the state a move leads to, the legal moves.
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual.content import Content
+from textual.markup import escape
+
+from ..engine import Advance, State
+from ..i18n import _, ngettext
+from . import colours, describe
+from .offer import CardPicture
+from .quilt import PLAYER_COLOURS, QuiltPicture
+from .session import Session
+from .timeboard import TimePicture
+
+ADVANCE = Advance()
+SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+Key = tuple[str, str, str]  # key shown, label, action on the screen
+
+
+def names(session: Session) -> tuple[str, str]:
+    return describe.name(session.seats, 0), describe.name(session.seats, 1)
+
+
+def time_picture(session: Session, preview: State | None) -> TimePicture:
+    state = session.state
+    p = state.current_player
+    target = None if preview is None or p is None else (p, preview.players[p].position)
+    return TimePicture(
+        names=names(session),
+        positions=(state.players[0].position, state.players[1].position),
+        specials=state.special_spaces_left,
+        target=target,
+    )
+
+
+def quilt_picture(session: Session, q: int) -> QuiltPicture:
+    """Player ``q``'s board, with the ghost and where it fits when ``q`` is holding it."""
+    state = session.state
+    ghost = session.ghost if state.current_player == q else None
+    picture = QuiltPicture(
+        title=f"{names(session)[q]} P{q}",
+        player=q,
+        to_move=state.current_player == q,
+        bonus=state.bonus_owner == q,
+        patches=session.patch_maps()[q],
+    )
+    if ghost is not None:
+        picture.ghost = ghost.squares
+        picture.ghost_fits = session.verdict() is None
+        # A special patch goes on any empty square: no marks for it.
+        picture.fits = frozenset() if ghost.is_special else session.fits()
+    return picture
+
+
+def info_text(session: Session, q: int) -> str:
+    me = session.state.players[q]
+    return "\n".join(
+        [
+            _("buttons {b}  income {i}").format(b=me.buttons, i=me.income),
+            _("score now {s}").format(s=session.state.scores()[q]),
+            _("end ≈ {e}").format(e=session.projection()[q]),
+        ]
+    )
+
+
+def card_picture(session: Session, slot: int) -> CardPicture:
+    offered = session.state.offered
+    if slot >= len(offered):
+        return CardPicture()
+    pid = offered[slot]
+    ghost = session.ghost
+    return CardPicture(
+        patch_id=pid,
+        status=session.offer_status(pid),
+        selected=ghost is not None and ghost.patch_id == pid,
+    )
+
+
+def advance_line(state: State) -> Content:
+    """``a  advance: +3 buttons``, clickable (the buttons come from the engine's advance)."""
+    p = state.current_player
+    if p is None or not state.is_legal(ADVANCE):
+        return Content("")
+    gained = state.apply(ADVANCE).players[p].buttons - state.players[p].buttons
+    label = ngettext("advance: +{n} button", "advance: +{n} buttons", gained).format(n=gained)
+    return Content.from_markup(f"[@click=screen.advance][b reverse] a [/] {escape(label)}[/]")
+
+
+def detail_text(session: Session, preview: State | None) -> Text:
+    """The held patch: its move, how many places it fits, and what it would change (or why
+    it cannot go where it is)."""
+    ghost = session.ghost
+    text = Text()
+    if session.state.is_terminal():
+        text.append(_("The game is over: e shows the scores."), "bold")
+        return text
+    if ghost is None:
+        if session.human_to_move:
+            text.append(_("Pick a patch (1-3 or click it), or advance (a)."))
+        return text
+    text.append(f"{ghost.move}  ", "bold")
+    if ghost.is_special:
+        free = len(session.placements(None))
+        where = _("goes on any empty square ({n} left)")
+    else:
+        free = len(session.fits())
+        where = ngettext("fits {n} place this way", "fits {n} places this way", free)
+    text.append(where.format(n=free), "dim")
+    verdict = session.verdict()
+    if preview is not None:
+        for line in describe.preview_lines(session.state, preview, ghost.move):
+            text.append("\n" + line, colours.GOOD)
+    elif verdict is not None:
+        # The move is on the line above: keep only the engine's reason.
+        reason = verdict.removeprefix(f"{ghost.move} is not allowed: ")
+        text.append("\n✗ " + reason, colours.BAD)
+    return text
+
+
+def status_text(session: Session, thinking: bool, hinting: bool, paused: bool, spin: int) -> Text:
+    """Whose turn and why, after what is going on (an agent thinking, a pause, a hint)."""
+    text = Text(no_wrap=True, overflow="ellipsis")
+    p = session.player
+    if thinking and p is not None:
+        text.append(SPINNER[spin % len(SPINNER)] + " ", Style(color=colours.NOTE, bold=True))
+        text.append(describe.thinking_text(session.seats, p) + "…  ", colours.NOTE)
+    elif paused:
+        text.append(_("Paused: space to go on.") + "  ", Style(color=colours.NOTE, bold=True))
+    if hinting:
+        text.append(_("looking for a hint…") + "  ", colours.NOTE)
+    style = Style(color=PLAYER_COLOURS[p], bold=True) if p is not None else Style(bold=True)
+    text.append(describe.turn_text(session.state, session.seats), style)
+    return text
+
+
+def keys_now(session: Session, paused: bool) -> list[Key]:
+    """The keys that make sense at this moment (all keys are listed in the help)."""
+    ghost = session.ghost
+    if session.human_to_move and ghost is not None and not session.state.is_terminal():
+        keys: list[Key] = [("←↑↓→", _("Move"), "help")]
+        if not ghost.is_special:
+            keys += [("r", _("Rotate"), "rotate"), ("f", _("Flip"), "flip")]
+        keys += [("n", _("Next fit"), "cycle(1)"), ("⏎", _("Place"), "place")]
+        if not ghost.is_special:
+            keys.append(("Esc", _("Drop"), "cancel"))
+        return [*keys, ("?", _("Help"), "help")]
+    keys = []
+    if session.state.is_terminal():
+        keys.append(("e", _("Scores"), "show_end"))
+        if session.can_undo():
+            keys.append(("u", _("Undo"), "undo"))
+    elif session.mode == "watch":
+        keys.append(("space", _("Go on") if paused else _("Pause"), "pause"))
+    elif session.human_to_move:
+        keys += [("1-3", _("Patch"), "help"), ("a", _("Advance"), "advance")]
+        keys += [("h", _("Hint"), "hint"), ("u", _("Undo"), "undo")]
+    else:
+        keys.append(("u", _("Undo"), "undo"))
+    keys += [("s", _("Save"), "save"), ("l", _("Load"), "load")]
+    if session.state.is_terminal() or session.mode == "watch":
+        keys.append(("N", _("New"), "new_game"))
+    return [*keys, ("?", _("Help"), "help"), ("q", _("Quit"), "quit")]
+
+
+def key_bar(session: Session, paused: bool) -> Content:
+    """The keys with their labels; a click on one runs its action."""
+    return Content.from_markup(
+        " ".join(
+            f"[@click=screen.{action}][b reverse] {escape(key)} [/] {escape(label)}[/]"
+            for key, label, action in keys_now(session, paused)
+        )
+    )

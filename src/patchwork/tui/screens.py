@@ -1,0 +1,202 @@
+"""The dialogs over the game: confirm, file name, end of the game, help, new game."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from ..i18n import _
+
+
+def _button(label: str, id: str) -> Button:
+    # Buttons are for the mouse; the keys are the screen's bindings (so Enter never lands on
+    # whichever button happens to hold the focus).
+    button = Button(label, id=id, compact=True)
+    button.can_focus = False
+    return button
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question: Enter or y says yes, Escape or n says no."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,y", "answer(True)", show=False),
+        Binding("escape,n", "answer(False)", show=False),
+    ]
+
+    def __init__(self, title: str, body: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.body = body
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(self.title_text, classes="dialog-title")
+            yield Static(self.body, markup=False)
+            yield Static(_("Enter: yes   Esc: no"), classes="dialog-keys")
+            with Horizontal(classes="dialog-buttons"):
+                yield _button(_("Yes"), "yes")
+                yield _button(_("No"), "no")
+
+    def action_answer(self, answer: bool) -> None:
+        self.dismiss(answer)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+
+class PathScreen(ModalScreen[str | None]):
+    """Ask for a file name; ``act(path)`` does the work and returns an error text or None."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", show=False)]
+
+    def __init__(self, title: str, default: str, act: Callable[[str], str | None]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.default = default
+        self.act = act
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(self.title_text, classes="dialog-title")
+            yield Input(value=self.default, id="path")
+            yield Static("", id="path-error", classes="error", markup=False)
+            yield Static(
+                _("Enter: OK   Esc: cancel   (.json or the text form otherwise)"),
+                classes="dialog-keys",
+            )
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        path = event.value.strip()
+        if not path:
+            return
+        error = self.act(path)
+        if error is None:
+            self.dismiss(path)
+        else:
+            self.query_one("#path-error", Static).update(error)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class EndScreen(ModalScreen[str]):
+    """The final scores and the tie-break; returns what to do next."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "choose('new')", show=False),
+        Binding("u", "choose('undo')", show=False),
+        Binding("s", "choose('save')", show=False),
+        Binding("q", "choose('quit')", show=False),
+        Binding("escape,enter", "choose('close')", show=False),
+    ]
+
+    def __init__(self, title: str, lines: list[str], can_undo: bool) -> None:
+        super().__init__()
+        self.title_text = title
+        self.lines = lines
+        self.can_undo = can_undo
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="end"):
+            yield Static(self.title_text, classes="dialog-title")
+            yield Static("\n".join(self.lines), id="scores", markup=False)
+            with Horizontal(classes="dialog-buttons"):
+                yield _button(_("n New game"), "new")
+                if self.can_undo:
+                    yield _button(_("u Undo"), "undo")
+                yield _button(_("s Save"), "save")
+                yield _button(_("Esc Board"), "close")
+                yield _button(_("q Quit"), "quit")
+
+    def action_choose(self, what: str) -> None:
+        if what == "undo" and not self.can_undo:
+            return
+        self.dismiss(what)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id or "close")
+
+
+def help_lines() -> list[str]:
+    return [
+        _("1 2 3 or click   pick up an offered patch (or click it again to put it down)"),
+        _("arrows or click  move it over your quilt board (click the same square to place,"),
+        _("                 right click to turn it)"),
+        _("r  turn it clockwise   f  mirror it   n / p  next / previous place it fits"),
+        _("Enter  sew it on   Esc  put it down   a  advance (asks first)"),
+        _("u  undo   h  hint   s  save   l  load   N  new game   q  quit"),
+        "",
+        _("On the quilt: [] the patch you hold (red: does not fit there, XX: overlap),"),
+        _("+ where its corner can go in this orientation, ▒▒ special patch."),
+        _("Time board: ▼ ▲ the tokens, ● button income, ■ special patch still there."),
+        _("'end' under a quilt: the final score if nobody bought another patch."),
+    ]
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,enter,question_mark,q", "close", show=False)
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="help"):
+            yield Static(_("Keys and mouse"), classes="dialog-title")
+            yield Static("\n".join(help_lines()), markup=False)
+            yield Static(_("Esc: back to the game"), classes="dialog-keys")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+def mode_options(human_seat: int) -> list[tuple[str, tuple[str, str]]]:
+    """The games the new-game dialog offers: (label, kinds of seats 0 and 1)."""
+    options: list[tuple[str, tuple[str, str]]] = []
+    for n in range(1, 6):
+        kinds = ["human", "human"]
+        kinds[1 - human_seat] = f"level{n}"
+        options.append((_("You against level {n}").format(n=n), (kinds[0], kinds[1])))
+    options.append((_("Two people at this keyboard"), ("human", "human")))
+    for a, b in ((1, 2), (2, 3), (3, 4)):
+        options.append(
+            (_("Watch level {a} against level {b}").format(a=a, b=b), (f"level{a}", f"level{b}"))
+        )
+    return options
+
+
+class NewGameScreen(ModalScreen[tuple[str, str] | None]):
+    """Choose who plays the next game."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", show=False)]
+
+    def __init__(self, human_seat: int) -> None:
+        super().__init__()
+        self.options = mode_options(human_seat)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="new"):
+            yield Static(_("New game"), classes="dialog-title")
+            yield OptionList(
+                *(Option(label, id=str(i)) for i, (label, _k) in enumerate(self.options))
+            )
+            yield Static(_("Enter: start   Esc: cancel"), classes="dialog-keys")
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        index = int(event.option.id or 0)
+        self.dismiss(self.options[index][1])
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

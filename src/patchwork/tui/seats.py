@@ -1,0 +1,63 @@
+"""Who sits at each side of the table: a person or an agent, with the names shown and recorded."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..ai import Agent, get_agent
+from ..engine import PatchworkError
+from ..i18n import _
+
+HUMAN = "human"
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A seat: ``kind`` is "human" or an agent name; ``agent`` is None for a person."""
+
+    kind: str
+    record_name: str
+    agent: Agent | None = None
+    humans: int = 1  # people at the table (names "you" or "Player N")
+
+    @property
+    def is_human(self) -> bool:
+        return self.agent is None
+
+    def label(self, player: int) -> str:
+        """The seat's name on screen, in the current language."""
+        if self.agent is None:
+            return _("You") if self.humans == 1 else _("Player {n}").format(n=player)
+        if self.kind.startswith("level") and self.kind[5:].isdigit():
+            return _("level {n}").format(n=self.kind[5:])
+        return self.kind
+
+
+def make_seats(kinds: Sequence[str], seed: int | None = None) -> tuple[Seat, Seat]:
+    """Seats from two kinds ("human" or an agent name); agents get seeds derived from ``seed``."""
+    if len(kinds) != 2:
+        raise PatchworkError("a game needs exactly two players")
+    humans = sum(kind == HUMAN for kind in kinds)
+    seats = []
+    for p, kind in enumerate(kinds):
+        record_name = kind if kinds[0] != kinds[1] else f"{kind} {p}"
+        agent = None
+        if kind != HUMAN:
+            agent = get_agent(kind, seed=None if seed is None else seed + 1 + p)
+        seats.append(Seat(kind, record_name, agent, humans))
+    return seats[0], seats[1]
+
+
+def stop_agent(agent: Agent | None) -> None:
+    """Ask a searching agent to stop thinking now (agents that do not search ignore it)."""
+    event = getattr(agent, "stop_event", None)
+    if event is not None:
+        event.set()
+
+
+def close_agent(agent: Agent | None) -> None:
+    """Release what an agent holds (worker processes), if it holds anything."""
+    close = getattr(agent, "close", None)
+    if callable(close):
+        close()

@@ -1,0 +1,78 @@
+"""The time board as three lines: player 0's token above the track, player 1's below.
+
+The track has one character per space (0-53): ``●`` a button-income mark, ``■`` a special
+patch still lying there, ``·`` any other space. Where the move being prepared would take
+the player's token is shown hollow (``▽``/``△``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.style import Style
+from rich.text import Text
+from textual.widget import Widget
+
+from ..engine.data import FINAL_SPACE, INCOME_SPACES
+from . import colours
+from .quilt import PLAYER_COLOURS
+
+NAME_WIDTH = 11
+TOKENS = ("▼", "▲")
+TARGETS = ("▽", "△")
+
+
+@dataclass
+class TimePicture:
+    names: tuple[str, str] = ("", "")
+    positions: tuple[int, int] = (0, 0)
+    specials: tuple[int, ...] = ()
+    target: tuple[int, int] | None = None  # (player, space) the prepared move reaches
+
+
+class TimeBoard(Widget):
+    """Both time tokens on the track, the income marks and the special patches left."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.picture = TimePicture()
+
+    def show(self, picture: TimePicture) -> None:
+        if picture == self.picture:
+            return
+        self.picture = picture
+        self.refresh()
+
+    def _token_line(self, p: int) -> Text:
+        pic = self.picture
+        colour = PLAYER_COLOURS[p]
+        line = Text(no_wrap=True, overflow="crop")
+        label = pic.names[p][: NAME_WIDTH - 1].ljust(NAME_WIDTH)
+        line.append(label, colour)
+        cells = [" "] * (FINAL_SPACE + 1)
+        if pic.target is not None and pic.target[0] == p:
+            cells[pic.target[1]] = TARGETS[p]
+        cells[pic.positions[p]] = TOKENS[p]
+        line.append("".join(cells), Style(color=colour, bold=True))
+        line.append(f" {pic.positions[p]:>2}", colour)
+        return line
+
+    def _track(self) -> Text:
+        pic = self.picture
+        line = Text(" " * NAME_WIDTH, no_wrap=True, overflow="crop")
+        for space in range(FINAL_SPACE + 1):
+            if space in INCOME_SPACES:
+                line.append("●", colours.YELLOW)
+            elif space in pic.specials:
+                line.append("■", Style(color=colours.WHITE, bold=True))
+            elif space % 10 == 0:
+                line.append("┆", "dim")
+            else:
+                line.append("·", "dim")
+        line.append(f" {FINAL_SPACE}", "dim")
+        return line
+
+    def render(self) -> Text:
+        return Text("\n", no_wrap=True).join(
+            [self._token_line(0), self._track(), self._token_line(1)]
+        )
