@@ -2,50 +2,30 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
-from collections.abc import Callable
 
 from . import __version__
 
-USAGE = """usage: patchwork COMMAND [options]
-
-commands:
-  play        play full-screen in the terminal (against the AI, two people, or watch);
-              'play --plain' for the line-by-line text game
-  tournament  play agents against each other and measure their strength
-  bench       measure the speed of the compiled rules engine and the searcher
-
-Run 'patchwork COMMAND --help' for a command's options.
-"""
-
-
-def _play(argv: list[str]) -> int:
-    if "--plain" in argv:
-        from .tui.text import main as plain
-
-        return plain([a for a in argv if a != "--plain"])
-    from .tui.app import main
-
-    return main(argv)
-
-
-def _bench(argv: list[str]) -> int:
-    from .bench import main
-
-    return main(argv)
-
-
-def _tournament(argv: list[str]) -> int:
-    from .ai.tournament import main
-
-    return main(argv)
-
-
-COMMANDS: dict[str, Callable[[list[str]], int]] = {
-    "play": _play,
-    "tournament": _tournament,
-    "bench": _bench,
+# command -> (the module whose ``main(argv) -> int`` runs it, what it does)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "play": (
+        "patchwork.tui.app",
+        "play full-screen in the terminal (against the AI, two people, or watch);\n"
+        "              'play --plain' for the line-by-line text game",
+    ),
+    "tournament": ("patchwork.ai.tournament", "play agents against each other and measure them"),
+    "engine": ("patchwork.protocol.engine_server", "speak the engine protocol on stdin/stdout"),
+    "cg-host": ("patchwork.protocol.cg_host", "referee a CodinGame Patchwork bot's game"),
+    "cg-bot": ("patchwork.protocol.cg_bot", "play as a CodinGame Patchwork bot"),
+    "bench": ("patchwork.bench", "measure the speed of the compiled engine and the searcher"),
 }
+
+USAGE = (
+    "usage: patchwork COMMAND [options]\n\ncommands:\n"
+    + "".join(f"  {name:<11} {text}\n" for name, (_, text) in COMMANDS.items())
+    + "\nRun 'patchwork COMMAND --help' for a command's options.\n"
+)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -56,12 +36,13 @@ def main(argv: list[str] | None = None) -> int:
     if args[0] in ("-V", "--version", "version"):
         print(f"patchwork-game {__version__}")
         return 0
-    command = COMMANDS.get(args[0])
-    if command is None:
+    if args[0] not in COMMANDS:
         print(f"patchwork: unknown command {args[0]!r}\n\n{USAGE}", end="", file=sys.stderr)
         return 2
+    module = importlib.import_module(COMMANDS[args[0]][0])
     try:
-        return command(args[1:])
+        code: int = module.main(args[1:])
+        return code
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130

@@ -195,6 +195,21 @@ def _reseedable(agent: object) -> bool:
     return callable(getattr(agent, "reseed", None))
 
 
+EXTERNAL_PREFIX = "cmd:"
+
+
+def build_agent(name: str, seed: int | None = None) -> Agent:
+    """An agent by name; ``cmd:COMMAND`` is a program speaking the engine protocol
+    (docs/protocol.md), started in the process that plays it (on its first move), reseeded
+    for each game and closed with the process's other agents."""
+    if name.startswith(EXTERNAL_PREFIX):
+        # The protocol layer sits above this one: imported only when such a player is named.
+        from ..protocol.agent import EngineAgent
+
+        return EngineAgent.from_name(name, seed=seed)
+    return get_agent(name, seed=seed)
+
+
 def _agent_for(player: int, name: str, seed: int) -> Agent:
     """The agent for a player, seeded for this game. An agent that offers ``reseed(seed)`` is
     kept in this process and reseeded for every game; any other is built for the game and
@@ -204,7 +219,7 @@ def _agent_for(player: int, name: str, seed: int) -> Agent:
     if agent is not None:
         agent.reseed(seed)  # type: ignore[attr-defined]  # only reseedable agents are kept
         return agent
-    agent = get_agent(name, seed=seed)
+    agent = build_agent(name, seed=seed)
     if _reseedable(agent):
         _agents[(player, name)] = agent
     return agent
@@ -618,7 +633,13 @@ def _normalise(
     if limit is not None and not isinstance(limit, Limit):
         limit = Limit(time=float(limit))
     for name in dict.fromkeys(names):
-        _close(get_agent(name))  # unknown names fail here, before any game starts
+        # Unknown names (and engine programs that do not start) fail here, before any game.
+        agent = build_agent(name)
+        try:
+            if name.startswith(EXTERNAL_PREFIX):
+                getattr(agent, "engine")  # noqa: B009  # starts the program: handshake, isready
+        finally:
+            _close(agent)
     return names, games + games % 2, limit
 
 
@@ -846,7 +867,9 @@ are the exception). Without --time or --iterations each agent thinks as long as 
 normally does (levels 3-5: 0.1, 1 and 5 s). Ctrl-C stops: the finished games are reported
 and written to --out.
 
-players: {names}
+players: {names};
+or cmd:COMMAND, a program speaking the engine protocol (docs/protocol.md), quoted as one
+argument: "cmd:./mybot --flag". Each worker process starts it once and stops it at the end.
 """
 
 
@@ -877,7 +900,9 @@ def _parser() -> argparse.ArgumentParser:
         epilog=EPILOG.format(names=", ".join(agent_names())),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("players", nargs="+", metavar="PLAYER", help="two or more agent names")
+    p.add_argument(
+        "players", nargs="+", metavar="PLAYER", help="two or more agent names or cmd:COMMAND"
+    )
     p.add_argument(
         "--games", type=_positive_int, default=10, metavar="N",
         help="games per pair (default 10; an odd number is rounded up)",

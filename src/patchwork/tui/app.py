@@ -173,9 +173,17 @@ def setup(args: argparse.Namespace) -> tuple[Session, AppOptions]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``patchwork play``: 0 when the game ends or is left, 1 on an error, 2 on bad options."""
+    """``patchwork play``: 0 when the game ends or is left, 1 on an error, 2 on bad options.
+
+    ``--plain`` hands over to the line-by-line text game (which also works over pipes).
+    """
+    args_in = sys.argv[1:] if argv is None else argv
+    if "--plain" in args_in:
+        from .text import main as plain
+
+        return plain([a for a in args_in if a != "--plain"])
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser().parse_args(args_in)
     except SystemExit as e:  # --help, or a bad option (argparse has printed why)
         return e.code if isinstance(e.code, int) else 2
     i18n.set_language(args.lang)

@@ -1,0 +1,258 @@
+"""``cg-host`` refereeing real bot programs over pipes: a small CodinGame bot written for the
+tests (tests/bots/cg_simple_bot.py, which checks every input against its own bookkeeping),
+our ``cg-bot``, and bots that misbehave. Every game ends, every read has a deadline."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import patchwork as pw
+from patchwork.ai import get_agent
+from patchwork.protocol import cg_host, codingame
+from patchwork.protocol.cg_host import AgentSeat, BotSeat, HostResult, host_game
+from patchwork.protocol.codingame import RULES
+from patchwork.protocol.warmup import warm_up
+
+BOTS = Path(__file__).parent / "bots"
+PYTHON = shlex.quote(sys.executable)
+SIMPLE = f"{PYTHON} {shlex.quote(str(BOTS / 'cg_simple_bot.py'))}"
+CG_BOT = f"{PYTHON} -m patchwork.protocol.cg_bot"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def compiled_code_cached() -> None:
+    """Load (or compile, once, into Numba's cache) what the bot processes will load."""
+    warm_up(RULES)
+
+
+# Tests that are not about time give the test bot five times the arena's limits, so that a
+# busy machine cannot turn a game into a loss on time; the timing tests hold it to them.
+ROOMY = 5.0
+
+
+def simple(*options: str, stats: Path | None = None) -> str:
+    extra = [*options, *(["--stats", shlex.quote(str(stats))] if stats else [])]
+    return " ".join([SIMPLE, *extra])
+
+
+def play(bot: BotSeat, seat: int = 0, seed: int = 1, opponent: str = "greedy") -> HostResult:
+    other = AgentSeat(get_agent(opponent, seed=seed))
+    seats = [bot, other] if seat == 0 else [other, bot]
+    try:
+        return host_game(seats, seed=seed)
+    finally:
+        bot.close()
+
+
+def replayed(result: HostResult) -> pw.Game:
+    record = pw.Record.parse(result.record().to_json())
+    return record.replay()
+
+
+# -- the test bot plays full games ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("seat", "seed"), [(0, 1), (1, 2), (0, 3)])
+def test_the_test_bot_plays_full_games_with_invalid_plays(
+    tmp_path: Path, seat: int, seed: int
+) -> None:
+    stats_file = tmp_path / "stats.json"
+    bot = BotSeat(
+        simple(f"--seed {seed}", "--invalid-every 4", stats=stats_file), time_factor=ROOMY
+    )
+    result = play(bot, seat=seat, seed=seed)
+    assert result.termination == "finished", result.reason
+    assert result.game.state.is_terminal()
+    game = replayed(result)
+    assert game.state == result.game.state
+    assert game.start.rules == RULES
+    stats = json.loads(stats_file.read_text())
+    invalid = [n for _, p, n in result.notes if p == seat and "invalid PLAY" in n]
+    assert stats["invalid"] >= 3
+    assert len(invalid) == stats["invalid"]
+    assert stats["plays"] >= 5 and stats["orientations"] >= 3
+    assert len(bot.times) == stats["turns"]
+
+
+def test_specials_placed_by_the_bot_and_by_the_skip_convention(tmp_path: Path) -> None:
+    placed = skipped = 0
+    for seed in (4, 5, 6):
+        stats_file = tmp_path / f"stats{seed}.json"
+        skip = seed != 4
+        options = ["--skip-specials"] if skip else []
+        bot = BotSeat(simple(f"--seed {seed}", *options, stats=stats_file), time_factor=ROOMY)
+        result = play(bot, seed=seed)
+        assert result.termination == "finished", result.reason
+        stats = json.loads(stats_file.read_text())
+        notes = [n for _, p, n in result.notes if p == 0 and "special" in n]
+        assert len(notes) == stats["special_skips"]
+        placed += stats["specials_placed"]
+        skipped += stats["special_skips"]
+        specials = [m for m in result.game.moves if isinstance(m, pw.PlaceSpecial)]
+        assert len(specials) >= stats["specials_placed"] + stats["special_skips"]
+    assert placed >= 1 and skipped >= 1
+
+
+def test_two_bots_check_each_others_logged_moves(tmp_path: Path) -> None:
+    a_bot = simple("--seed 7", "--invalid-every 6", stats=tmp_path / "a.json")
+    b_bot = simple("--seed 8", "--skip-specials", stats=tmp_path / "b.json")
+    a = BotSeat(a_bot, name="a", time_factor=ROOMY)
+    b = BotSeat(b_bot, name="b", time_factor=ROOMY)
+    try:
+        result = host_game([a, b], seed=9)
+    finally:
+        a.close()
+        b.close()
+    # Each bot verifies that the opponent quilt in its input is its last one plus the logged
+    # moves, placed by its own reading of flips and turns: a wrong translation would end the
+    # game with a bot exiting.
+    assert result.termination == "finished", result.reason
+    assert result.names == ("a", "b")
+    assert replayed(result).state == result.game.state
+
+
+def test_the_test_bot_catches_a_host_that_turns_patches_wrongly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A control for the check above: with orientation = 4 * flip + turns (wrong for most of
+    # the arena's drawings) the bot's quilt stops matching its own bookkeeping.
+    monkeypatch.setattr(codingame, "to_orientation", lambda cid, flip, turns: 4 * flip + turns)
+    result = play(BotSeat(simple("--seed 1"), time_factor=ROOMY), seed=1)
+    assert result.termination == "abandoned"
+    assert result.reason is not None and "exited with code 4" in result.reason
+    assert "expected" in result.reason
+
+
+# -- misbehaving bots lose, and nothing hangs -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("options", "termination", "reason"),
+    [
+        (["--garbage-at 3"], "abandoned", "unrecognised command 'HELLO referee"),
+        (["--binary-at 2"], "abandoned", "unrecognised command"),
+        (["--exit-at 2"], "abandoned", "exited with code 0"),
+        (["--sleep-at 3 400"], "time", "the limit is 100 ms"),
+    ],
+)
+def test_a_misbehaving_bot_loses_with_a_clear_reason(
+    options: list[str], termination: str, reason: str
+) -> None:
+    start = time.monotonic()
+    strict = "--sleep-at" in options[0]  # the time limit itself is under test
+    result = play(BotSeat(simple(*options), time_factor=1 if strict else ROOMY), seat=1, seed=3)
+    assert time.monotonic() - start < 20
+    assert result.termination == termination
+    assert result.winner == 0
+    assert result.reason is not None and reason in result.reason
+    assert result.reason.startswith("player 1 (")
+    record = result.record()
+    assert record.result is not None and record.result["termination"] == termination
+    assert reason in record.result["reason"]
+    assert replayed(result).state == result.game.state
+
+
+def test_relaxed_limits_forgive_a_slow_answer_but_the_hard_timeout_does_not() -> None:
+    relaxed = play(BotSeat(simple("--sleep-at 2 250"), time_factor=5), seed=4)
+    assert relaxed.termination == "finished", relaxed.reason
+    assert max(relaxed.times[0][1:]) > 0.2
+    start = time.monotonic()
+    lifted = BotSeat(simple("--sleep-at 2 5000"), time_factor=float("inf"), hard_timeout=0.5)
+    result = play(lifted, seed=4)
+    assert time.monotonic() - start < 4
+    assert result.termination == "time"
+    assert result.reason is not None and "no limit" in result.reason
+
+
+def test_a_bot_that_cannot_start_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="cannot start"):
+        BotSeat("/nonexistent/bot --fast")
+
+
+def test_the_turn_limit_ends_the_game_like_the_arena() -> None:
+    bot = BotSeat(simple(), time_factor=ROOMY)
+    try:
+        result = host_game([bot, AgentSeat(get_agent("random", seed=1))], seed=1, max_turns=6)
+    finally:
+        bot.close()
+    assert result.termination == "abandoned" and result.winner is None
+    assert len(result.game) == 6
+    assert "turn limit" in (result.reason or "")
+
+
+# -- our AI as a CodinGame bot ----------------------------------------------------------------
+
+
+def test_cg_bot_completes_a_game_against_cg_host(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    command = [
+        sys.executable, "-m", "patchwork.protocol.cg_host",
+        f"{CG_BOT} --time-ms 20 --seed 1", "--vs", "greedy", "--seed", "5",
+        "--relax-time", "3", "--record", str(record),
+    ]  # fmt: skip
+    run = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "result: finished" in run.stdout
+    saved = pw.Record.load(record)
+    assert saved.result is not None and saved.result["termination"] == "finished"
+    assert saved.replay().state.is_terminal()
+    assert saved.rules == RULES
+
+
+def test_cg_bot_plays_second_against_the_test_bot(tmp_path: Path) -> None:
+    ours = BotSeat(f"{CG_BOT} --time-ms 20 --seed 2", name="cg-bot", time_factor=3)
+    theirs = BotSeat(simple("--seed 2", "--invalid-every 5"), name="simple", time_factor=ROOMY)
+    try:
+        result = host_game([theirs, ours], seed=6)
+    finally:
+        ours.close()
+        theirs.close()
+    assert result.termination == "finished", result.reason
+    assert not [n for _, p, n in result.notes if p == 1]  # ours never needs correcting
+    assert len(ours.times) >= 10
+
+
+GARBAGE = [
+    (b"9\n5 11 17\n", "incomeTime"),
+    (b"9\n5 11 17 23 29 35 41 47 53\n5\n20 26 32 44 50\n5 0 0\nO.O.O\n", "quilt row"),
+    (b"\xff\xfe\x00garbage\n", "incomeEvents"),
+    (b"9\n5 11 17 23 29 35 41 47 53\n5\n20 26 32 44 50\n5 0 0\n", "middle of turn 1"),
+]
+
+
+def test_cg_bot_refuses_garbage_input_with_a_message() -> None:
+    command = [sys.executable, "-m", "patchwork.protocol.cg_bot", "--no-warmup"]
+    bots = [
+        subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        for _ in GARBAGE
+    ]  # all at once: each spends most of its time importing
+    for bot, (stdin, message) in zip(bots, GARBAGE, strict=True):
+        out, err = bot.communicate(stdin, timeout=60)
+        assert bot.returncode == 1
+        assert message in err.decode()
+        assert out == b""
+
+
+def test_cg_host_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = tmp_path / "game.txt"
+    code = cg_host.main(
+        [simple("--seed 3"), "--vs", "level1", "--seat", "1", "--seed", "8",
+         "--relax-time", "5", "--record", str(record)]
+    )  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "result: finished" in out and "answers, first" in out
+    assert "  1. P0 level1:" in out
+    game = pw.Record.load(record).replay()
+    assert game.state.is_terminal()
+    assert cg_host.main(["--relax-time", "0.5", "x"]) == 2
+    assert cg_host.main(["/nonexistent/bot"]) == 1
