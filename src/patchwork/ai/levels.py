@@ -19,7 +19,7 @@ LEVELS = (1, 2, 3, 4, 5)
 DESCRIPTIONS = {
     1: "beginner: buys what looks good right now, often at the wrong moment",
     2: "casual: weighs every move one step ahead",
-    3: "club: searches about 0.1 s a move",
+    3: "club: searches 0.03 s a move, and plays the last moves by feel",
     4: "expert: searches 1 s a move",
     5: "master: searches 5 s a move on two cores",
 }
@@ -34,7 +34,9 @@ def level(n: int, seed: int | None = None, **options: Any) -> Agent:
         return PolicyAgent(noise=options.pop("noise", 2.0), seed=seed, name=name, **options)
     if n == 2:
         return GreedyAgent(seed=seed, **options)
-    seconds = {3: 0.1, 4: 1.0, 5: 5.0}[n]
-    workers = options.pop("workers", 2 if n == 5 else 1)
+    seconds = {3: 0.03, 4: 1.0, 5: 5.0}[n]
+    options.setdefault("workers", 2 if n == 5 else 1)
+    # Level 3 leaves the exact endgame search to the stronger levels.
+    options.setdefault("exact_endgame", n > 3)
     limit = options.pop("limit", Limit(time=seconds))
-    return MCTSAgent(limit=limit, workers=workers, seed=seed, name=name, **options)
+    return MCTSAgent(limit=limit, seed=seed, name=name, **options)
