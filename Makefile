@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
 
-.PHONY: install play test lint typecheck unit nojit bench clean
+.PHONY: install play serve test lint typecheck unit nojit bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,10 @@ install: $(STAMP)
 
 play: install
 	$(BIN)/patchwork play
+
+# The game server on http://127.0.0.1:8000 (SQLite in ./patchwork.db unless SERVE_ARGS says).
+serve: install
+	$(BIN)/patchwork serve $(SERVE_ARGS)
 
 lint: install
 	$(BIN)/ruff check src tests

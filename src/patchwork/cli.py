@@ -14,6 +14,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "play full-screen in the terminal (against the AI, two people, or watch);\n"
         "              'play --plain' for the line-by-line text game",
     ),
+    "serve": ("patchwork.server", "run the game server (HTTP and websockets, games in a database)"),
     "tournament": ("patchwork.ai.tournament", "play agents against each other and measure them"),
     "engine": ("patchwork.protocol.engine_server", "speak the engine protocol on stdin/stdout"),
     "cg-host": ("patchwork.protocol.cg_host", "referee a CodinGame Patchwork bot's game"),

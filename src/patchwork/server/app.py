@@ -1,0 +1,136 @@
+"""The app factory: the FastAPI application with its database, AI runner, hub and routes."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from .. import __version__
+from ..engine import new_game
+from . import routes, views, ws
+from .ai_runner import AIRunner
+from .config import Settings
+from .errors import ServerError
+from .hub import Hub
+from .middleware import GuardMiddleware
+from .service import GameService
+from .store import Store
+
+log = logging.getLogger("patchwork.server")
+
+DESCRIPTION = """\
+The patchwork-game server: play two-player Patchwork over HTTP and websockets.
+
+Create a game (`POST /api/games`) to get a seat's secret token; send it as
+`Authorization: Bearer <token>` to play over HTTP, or in the `hello` message of the game's
+websocket (`/ws/games/{id}`), which carries every state as it happens. The rules are the
+engine's: the server validates every move with it and sends its legal moves. The full
+description of messages and error codes is docs/server.md in the repository.
+"""
+
+
+def _error(status: int, code: str, message: str, **extra: object) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message, **extra}}, status)
+
+
+def _describe(exc: RequestValidationError) -> str:
+    parts = []
+    for item in exc.errors()[:3]:
+        where = ".".join(str(x) for x in item.get("loc", ()) if x != "body")
+        parts.append(f"{where}: {item.get('msg')}" if where else str(item.get("msg")))
+    return "; ".join(parts) or "the request is not valid"
+
+
+def _warm_up_engine() -> None:
+    """Load (or compile) every kernel the server calls before the first request needs it."""
+    state = new_game(seed=0)
+    while not state.is_terminal():
+        move = state.legal_moves()[-1]
+        state.check_legal(move)
+        state = state.apply(move)
+    state.scores()
+    state.winner()
+    views.state_view(state)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        t0 = time.perf_counter()
+        store = Store(settings.db_url)
+        await store.call(store.migrate)
+        t1 = time.perf_counter()
+        _warm_up_engine()
+        ai = AIRunner(settings.ai_workers)
+        ai.start()
+        hub = Hub()
+        service = GameService(settings, store, ai, hub)
+        app.state.service = service
+        t2 = time.perf_counter()
+        await service.start()
+        log.info(
+            "patchwork server ready (database %s; schema %.2f s, engine %.2f s, games %.2f s)",
+            store.engine.url.render_as_string(),
+            t1 - t0,
+            t2 - t1,
+            time.perf_counter() - t2,
+        )
+        try:
+            yield
+        finally:
+            await service.close()
+            ai.close()
+            store.close()
+
+    app = FastAPI(
+        title="patchwork-game server",
+        version=__version__,
+        description=DESCRIPTION,
+        lifespan=lifespan,
+    )
+    app.add_middleware(
+        GuardMiddleware,
+        max_body_bytes=settings.max_body_bytes,
+        rate=settings.http_rate,
+        burst=settings.http_burst,
+    )
+
+    @app.exception_handler(ServerError)
+    async def _server_error(_request: Request, exc: ServerError) -> JSONResponse:
+        headers = None
+        retry = exc.extra.get("retry_after")
+        response = JSONResponse({"error": exc.body()}, exc.status, headers=headers)
+        if retry is not None:
+            response.headers["retry-after"] = str(max(1, round(float(retry))))
+        return response
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        bad_json = any(e.get("type") == "json_invalid" for e in exc.errors())
+        if bad_json:
+            return _error(400, "bad_json", f"the body is not valid JSON: {_describe(exc)}")
+        return _error(422, "invalid_request", _describe(exc))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "not_allowed"}.get(exc.status_code, "invalid_request")
+        return _error(exc.status_code, code, str(exc.detail))
+
+    @app.exception_handler(Exception)
+    async def _crash(_request: Request, exc: Exception) -> JSONResponse:
+        log.exception("request failed", exc_info=exc)
+        return _error(500, "internal_error", "the server failed on this request")
+
+    app.state.settings = settings
+    app.include_router(routes.router)
+    app.include_router(ws.router)
+    return app

@@ -1,0 +1,71 @@
+"""The AI's help in games against it: a hint for your turn, and analysis of any position
+of the game. Both run the searcher in the AI worker processes, never on the event loop."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..engine import State
+from .errors import ServerError
+from .live import LiveGame
+
+if TYPE_CHECKING:
+    from .service import GameService
+
+
+def _human_seat(svc: GameService, live: LiveGame, token: str | None) -> int:
+    seats = svc.seats(live, token)
+    if live.data.mode != "ai":
+        raise ServerError("not_allowed", "hints and analysis are for games against the AI")
+    return min(seats)
+
+
+async def hint(svc: GameService, game_id: str, token: str | None) -> dict[str, Any]:
+    live = await svc.get(game_id)
+    seat = _human_seat(svc, live, token)
+    svc.require_active(live)
+    state = live.game.state
+    if state.current_player != seat:
+        raise ServerError("not_your_turn", "a hint is for your own turn")
+    version = live.version
+    result = await _analyse(svc, live, state, svc.settings.hint_seconds)
+    return {
+        "version": version,
+        "move": result["best_move"],
+        "squares": result["squares"],
+        "win_probability": result["win_probability"],
+        "margin": result["margin"],
+    }
+
+
+async def analysis(
+    svc: GameService, game_id: str, token: str | None, ply: int | None
+) -> dict[str, Any]:
+    live = await svc.get(game_id)
+    _human_seat(svc, live, token)
+    version = live.version
+    moves = live.game.moves
+    ply = len(moves) if ply is None else ply
+    if ply > len(moves):
+        raise ServerError("not_found", f"the game has {len(moves)} moves, not {ply}")
+    state = live.game.start
+    for m in moves[:ply]:
+        state = state.apply(m)
+    if state.is_terminal():
+        raise ServerError("game_over", "the game is over at that point: nothing to analyse")
+    result = await _analyse(svc, live, state, svc.settings.analysis_seconds)
+    return {"version": version, "ply": ply, **result}
+
+
+async def _analyse(
+    svc: GameService, live: LiveGame, state: State, seconds: float
+) -> dict[str, Any]:
+    if live.analysing:
+        raise ServerError("busy", "an analysis of this game is already running")
+    live.analysing = True
+    try:
+        return await svc.ai.analyse(state.to_text(), seconds, live.data.ai_seed % 2**31)
+    except Exception:
+        raise ServerError("unavailable", "the analysis failed; try again") from None
+    finally:
+        live.analysing = False

@@ -1,0 +1,38 @@
+"""The server's settings: one frozen value object, filled from the command line or by tests."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything that can be tuned; the defaults suit a small public server."""
+
+    db_url: str = "sqlite:///patchwork.db"
+    # AI: worker processes, and the least time between the start of an AI turn and its move
+    # (counted from the stored turn start, so a restart does not make the AI wait again).
+    ai_workers: int = 2
+    ai_move_delay: float = 0.0
+    hint_seconds: float = 0.5
+    analysis_seconds: float = 2.0
+    # How long a dropped player of an online game has to come back before the opponent may
+    # claim the game.
+    grace_seconds: float = 60.0
+    # Websocket input: the largest message read (bigger ones get an error, far bigger ones
+    # close the connection), and a token bucket per connection.
+    max_message_bytes: int = 4096
+    ws_rate: float = 10.0
+    ws_burst: int = 30
+    # HTTP: the largest request body, and a token bucket per client address and path for
+    # requests that change something (0 turns the limit off).
+    max_body_bytes: int = 65536
+    http_rate: float = 5.0
+    http_burst: int = 60
+    hello_timeout: float = 10.0
+    # Finished games kept in memory (the rest are read back from the database on demand).
+    finished_cache: int = 256
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.db_url.startswith("sqlite")

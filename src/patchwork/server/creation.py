@@ -1,0 +1,129 @@
+"""New games: the row of a game created on request, and of a rematch."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from ..engine import PatchworkError, Rules, new_game, standard_circle
+from .clocks import ClockSpec
+from .errors import ServerError
+from .live import token_hash
+from .models import GameData, utcnow
+from .schemas import ClockIn, CreateGame
+
+
+def new_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+def clock_spec(clock: ClockIn | None) -> ClockSpec | None:
+    if clock is None:
+        return None
+    if clock.kind == "fischer":
+        assert clock.initial is not None
+        return ClockSpec(
+            "fischer",
+            initial_ms=round(clock.initial * 1000),
+            increment_ms=round(clock.increment * 1000),
+        )
+    assert clock.days is not None
+    return ClockSpec("correspondence", days=clock.days)
+
+
+@dataclass(frozen=True)
+class NewGame:
+    data: GameData
+    token: str  # the creator's secret (the row keeps only its hash)
+    seat: int | None  # the creator's seat; None at one screen (both)
+    invite: str | None  # online: the code the friend joins with
+
+
+def new_game_data(req: CreateGame) -> NewGame:
+    """The row of a game created on request; the engine checks the rules and the circle."""
+    try:
+        rules = Rules(**req.rules.model_dump())
+        circle = (
+            list(req.circle)
+            if req.circle is not None
+            else standard_circle(req.seed if req.seed is not None else secrets.randbits(62))
+        )
+        new_game(circle=circle, rules=rules)
+    except PatchworkError as e:
+        raise ServerError("invalid_request", str(e)) from None
+    seat = secrets.randbelow(2) if req.seat == "random" else req.seat
+    first = secrets.randbelow(2) if req.first_player == "random" else req.first_player
+    token = secrets.token_urlsafe(24)
+    kinds = ["human", "human"]
+    names = [req.name, req.opponent_name or "Player 2"]
+    tokens: list[str | None] = [token_hash(token)] * 2
+    invite = None
+    if req.mode != "local":
+        other = 1 - seat
+        names = [req.name, req.name]
+        tokens[other] = None
+        if req.mode == "ai":
+            kinds[other] = "ai"
+            names[other] = f"AI level {req.level}"
+        else:
+            names[other] = f"Player {other + 1}"
+            invite = secrets.token_urlsafe(12)
+    spec = clock_spec(req.clock)
+    now = utcnow()
+    data = GameData(
+        id=new_id(),
+        created_at=now,
+        updated_at=now,
+        mode=req.mode,
+        status="waiting" if req.mode == "online" else "active",
+        version=1,
+        edition=rules.edition,
+        rotation=rules.rotation,
+        flip=rules.flip,
+        circle=circle,
+        first_player=first,
+        seat0_kind=kinds[0],
+        seat1_kind=kinds[1],
+        seat0_name=names[0],
+        seat1_name=names[1],
+        seat0_token=tokens[0],
+        seat1_token=tokens[1],
+        invite_hash=None if invite is None else token_hash(invite),
+        ai_level=req.level if req.mode == "ai" else None,
+        ai_seed=secrets.randbits(62),
+        clock=None if spec is None else spec.to_json(),
+        remaining0=None if spec is None else spec.allowance_ms,
+        remaining1=None if spec is None else spec.allowance_ms,
+    )
+    return NewGame(data, token, None if req.mode == "local" else seat, invite)
+
+
+def rematch_data(old: GameData) -> GameData:
+    """The same players (and tokens) and settings, a new circle, the other player first."""
+    spec = ClockSpec.from_json(old.clock)
+    now = utcnow()
+    return GameData(
+        id=new_id(),
+        parent_id=old.id,
+        created_at=now,
+        updated_at=now,
+        mode=old.mode,
+        status="active",
+        version=1,
+        edition=old.edition,
+        rotation=old.rotation,
+        flip=old.flip,
+        circle=standard_circle(secrets.randbits(62)),
+        first_player=1 - old.first_player,
+        seat0_kind=old.seat0_kind,
+        seat1_kind=old.seat1_kind,
+        seat0_name=old.seat0_name,
+        seat1_name=old.seat1_name,
+        seat0_token=old.seat0_token,
+        seat1_token=old.seat1_token,
+        ai_level=old.ai_level,
+        ai_seed=secrets.randbits(62),
+        clock=old.clock,
+        remaining0=None if spec is None else spec.allowance_ms,
+        remaining1=None if spec is None else spec.allowance_ms,
+    )

@@ -1,0 +1,98 @@
+"""A game in memory: its stored row, the engine's game rebuilt from the stored moves, and
+what the server needs while it runs (its lock, timers, the cached view)."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine import Game, Move, Rules, new_game
+from .models import GameData, MoveData
+from .views import game_view
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"))
+
+
+def start_state(data: GameData) -> Game:
+    rules = Rules(edition=data.edition, rotation=data.rotation, flip=data.flip)
+    return Game(new_game(circle=data.circle, rules=rules, first_player=data.first_player))
+
+
+@dataclass(eq=False)
+class LiveGame:
+    data: GameData
+    game: Game
+    movers: list[int]
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    ai_task: asyncio.Task[None] | None = None
+    ai_version: int = -1
+    clock_timer: asyncio.TimerHandle | None = None
+    presence_timers: list[asyncio.TimerHandle] = field(default_factory=list)
+    # per seat: None while connected (or an AI), else the epoch time it went away
+    away_since: list[float | None] = field(default_factory=lambda: [None, None])
+    analysing: bool = False
+    _view: tuple[int, str] | None = None
+
+    @classmethod
+    def build(cls, data: GameData, line: list[MoveData]) -> LiveGame:
+        """Rebuild the game by replaying its stored moves through the engine."""
+        game = start_state(data)
+        movers = []
+        for m in line:
+            seat = game.state.current_player
+            game.push(Move.parse(m.move, game.state))
+            if seat != m.seat:
+                raise ValueError(f"game {data.id}: ply {m.ply} is stored for seat {m.seat}")
+            movers.append(m.seat)
+        return cls(data=data, game=game, movers=movers)
+
+    @property
+    def id(self) -> str:
+        return self.data.id
+
+    @property
+    def version(self) -> int:
+        return self.data.version
+
+    def seats_of(self, token: str | None) -> frozenset[int]:
+        """The seats ``token`` may play (both for a game at one screen, none if unknown)."""
+        if not token:
+            return frozenset()
+        h = token_hash(token)
+        return frozenset(
+            s
+            for s in (0, 1)
+            if (stored := self.data.token_hash(s)) is not None and hmac.compare_digest(stored, h)
+        )
+
+    def human_seats(self) -> list[int]:
+        return [s for s in (0, 1) if self.data.kind(s) == "human"]
+
+    def ai_seat(self) -> int | None:
+        for s in (0, 1):
+            if self.data.kind(s) == "ai":
+                return s
+        return None
+
+    def view(self) -> dict[str, Any]:
+        view: dict[str, Any] = json.loads(self.view_json())
+        return view
+
+    def view_json(self) -> str:
+        """The game view as JSON, computed once per version."""
+        if self._view is None or self._view[0] != self.version:
+            self._view = (self.version, dumps(game_view(self.data, self.game, self.movers)))
+        return self._view[1]
+
+    def invalidate(self) -> None:
+        self._view = None

@@ -1,0 +1,1 @@
+"""Migration scripts, one per schema revision (Alembic skips this file)."""

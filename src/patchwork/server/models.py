@@ -1,0 +1,198 @@
+"""The database schema (SQLAlchemy Core tables) and the plain records read from it.
+
+Three tables: ``games`` (one row per game: setup, seats, clock, result, version), ``moves``
+(the moves of the game's current line; an undo deletes rows) and ``events`` (every change,
+numbered by the game's version, never deleted: what a reconnecting client missed).
+Changes to these tables need a migration in ``migrations/versions``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    Double,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    UniqueConstraint,
+)
+
+metadata = MetaData(
+    naming_convention={
+        "ix": "ix_%(table_name)s_%(column_0_name)s",
+        "uq": "uq_%(table_name)s_%(column_0_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    }
+)
+
+ID = String(24)
+TOKEN = String(64)  # sha256 hex of a secret; the secrets themselves are never stored
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", ID, primary_key=True),
+    Column("parent_id", ID, nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    Column("mode", String(8), nullable=False),
+    Column("status", String(10), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("edition", String(16), nullable=False),
+    Column("rotation", Boolean, nullable=False),
+    Column("flip", Boolean, nullable=False),
+    Column("circle", JSON, nullable=False),
+    Column("first_player", Integer, nullable=False),
+    Column("seat0_kind", String(8), nullable=False),
+    Column("seat1_kind", String(8), nullable=False),
+    Column("seat0_name", String(64), nullable=False),
+    Column("seat1_name", String(64), nullable=False),
+    Column("seat0_token", TOKEN, nullable=True),
+    Column("seat1_token", TOKEN, nullable=True),
+    Column("invite_hash", TOKEN, nullable=True),
+    Column("ai_level", Integer, nullable=True),
+    Column("ai_seed", BigInteger, nullable=False),
+    Column("clock", JSON, nullable=True),
+    Column("remaining0", BigInteger, nullable=True),
+    Column("remaining1", BigInteger, nullable=True),
+    Column("turn_started", Double, nullable=True),
+    Column("termination", String(16), nullable=True),
+    Column("winner", Integer, nullable=True),
+    Column("scores", JSON, nullable=True),
+    Column("rematch_offer", Integer, nullable=True),
+    Column("rematch_id", ID, nullable=True),
+    Index("ix_games_status", "status"),
+)
+
+moves = Table(
+    "moves",
+    metadata,
+    Column("game_id", ID, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("ply", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("move", String(16), nullable=False),
+    Column("played_at", DateTime(timezone=True), nullable=False),
+    Column("remaining", BigInteger, nullable=True),
+)
+
+events = Table(
+    "events",
+    metadata,
+    Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True),
+    Column("game_id", ID, ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("kind", String(24), nullable=False),
+    Column("data", JSON, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("game_id", "version", name="uq_events_game_version"),
+)
+
+
+def utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def as_utc(value: dt.datetime) -> dt.datetime:
+    """SQLite hands back naive datetimes: they were written as UTC."""
+    return value if value.tzinfo is not None else value.replace(tzinfo=dt.UTC)
+
+
+@dataclass
+class GameData:
+    """One row of ``games`` (field names are the column names)."""
+
+    id: str
+    created_at: dt.datetime
+    updated_at: dt.datetime
+    mode: str
+    status: str
+    version: int
+    edition: str
+    rotation: bool
+    flip: bool
+    circle: list[int]
+    first_player: int
+    seat0_kind: str
+    seat1_kind: str
+    seat0_name: str
+    seat1_name: str
+    ai_seed: int
+    parent_id: str | None = None
+    seat0_token: str | None = None
+    seat1_token: str | None = None
+    invite_hash: str | None = None
+    ai_level: int | None = None
+    clock: dict[str, Any] | None = None
+    remaining0: int | None = None
+    remaining1: int | None = None
+    turn_started: float | None = None
+    termination: str | None = None
+    winner: int | None = None
+    scores: list[int] | None = None
+    rematch_offer: int | None = None
+    rematch_id: str | None = None
+
+    @classmethod
+    def from_row(cls, row: Any) -> GameData:
+        d = dict(row)
+        d["created_at"] = as_utc(d["created_at"])
+        d["updated_at"] = as_utc(d["updated_at"])
+        return cls(**d)
+
+    def to_row(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def update(self, changes: dict[str, Any]) -> None:
+        for key, value in changes.items():
+            if not hasattr(self, key):
+                raise AttributeError(key)
+            setattr(self, key, value)
+
+    # seat helpers
+    def kind(self, seat: int) -> str:
+        return self.seat0_kind if seat == 0 else self.seat1_kind
+
+    def name(self, seat: int) -> str:
+        return self.seat0_name if seat == 0 else self.seat1_name
+
+    def token_hash(self, seat: int) -> str | None:
+        return self.seat0_token if seat == 0 else self.seat1_token
+
+    def remaining(self) -> list[int] | None:
+        if self.remaining0 is None or self.remaining1 is None:
+            return None
+        return [self.remaining0, self.remaining1]
+
+
+@dataclass(frozen=True)
+class MoveData:
+    game_id: str
+    ply: int
+    seat: int
+    move: str
+    played_at: dt.datetime = field(default_factory=utcnow)
+    remaining: int | None = None
+
+
+@dataclass(frozen=True)
+class EventData:
+    game_id: str
+    version: int
+    kind: str
+    data: dict[str, Any]
+    created_at: dt.datetime = field(default_factory=utcnow)
+
+    def message(self) -> dict[str, Any]:
+        return {"version": self.version, "kind": self.kind, **self.data}

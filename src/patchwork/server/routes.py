@@ -1,0 +1,214 @@
+"""The HTTP API: create and join games, play and read them. Websockets are in ``ws.py``."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from .. import __version__
+from . import assist, reading
+from .errors import ServerError
+from .schemas import (
+    ActionResult,
+    Analysis,
+    AnalysisIn,
+    CreatedGame,
+    CreateGame,
+    ErrorResponse,
+    Events,
+    GameSummary,
+    GameView,
+    Health,
+    Hint,
+    Joined,
+    JoinGame,
+    Meta,
+    MoveIn,
+    RematchIn,
+    RematchResult,
+    Replay,
+    VersionIn,
+)
+from .service import GameService
+from .views import meta_view
+
+router = APIRouter()
+_bearer = HTTPBearer(auto_error=False, description="a seat's secret token")
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorResponse} for code in (400, 401, 403, 404, 409, 413, 422, 429, 503)
+}
+
+
+def service(request: Request) -> GameService:
+    svc: GameService = request.app.state.service
+    return svc
+
+
+def token(
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> str | None:
+    return None if credentials is None else credentials.credentials
+
+
+Service = Annotated[GameService, Depends(service)]
+Token = Annotated[str | None, Depends(token)]
+
+
+@router.get("/healthz", response_model=Health, tags=["server"], responses=ERRORS)
+async def healthz(svc: Service) -> dict[str, Any]:
+    """Is the server up and its database reachable?"""
+    try:
+        await svc.store.call(svc.store.ping)
+    except Exception:
+        raise ServerError("unavailable", "the database is unreachable") from None
+    return {
+        "status": "ok",
+        "database": "ok",
+        "games_in_memory": svc.games_in_memory(),
+        "connections": svc.hub.count(),
+        "version": __version__,
+    }
+
+
+@router.get("/api/meta", response_model=Meta, tags=["games"])
+async def meta() -> dict[str, Any]:
+    """The fixed facts: every patch, the time board of each edition, the AI levels."""
+    return meta_view()
+
+
+@router.post(
+    "/api/games", response_model=CreatedGame, status_code=201, tags=["games"], responses=ERRORS
+)
+async def create_game(body: CreateGame, svc: Service) -> dict[str, Any]:
+    """Start a game: against the AI, at one screen, or online with an invitation."""
+    return await svc.create(body)
+
+
+@router.get("/api/games", response_model=list[GameSummary], tags=["records"])
+async def list_games(
+    svc: Service, limit: Annotated[int, Query(ge=1, le=200)] = 50
+) -> list[dict[str, Any]]:
+    """The most recently finished games (games in play are watched by their link only)."""
+    rows = await svc.store.call(svc.store.recent, "finished", limit)
+    return [reading.summary(d) for d in rows]
+
+
+@router.get("/api/games/{game_id}", response_model=GameView, tags=["games"], responses=ERRORS)
+async def get_game(game_id: str, svc: Service) -> dict[str, Any]:
+    """The game as everyone sees it (no token needed: spectators welcome)."""
+    return (await svc.get(game_id)).view()
+
+
+@router.post("/api/games/{game_id}/join", response_model=Joined, tags=["games"], responses=ERRORS)
+async def join_game(game_id: str, body: JoinGame, svc: Service) -> dict[str, Any]:
+    """Take the free seat of an online game with its invitation code."""
+    return await svc.join(game_id, body.invite, body.name)
+
+
+@router.post(
+    "/api/games/{game_id}/moves", response_model=ActionResult, tags=["play"], responses=ERRORS
+)
+async def post_move(game_id: str, body: MoveIn, svc: Service, tok: Token) -> dict[str, Any]:
+    """Play a move in the notation; ``version`` is the version you chose it in."""
+    live = await svc.move(game_id, tok, body.move, body.version)
+    return {"version": live.version, "game": live.view()}
+
+
+@router.post(
+    "/api/games/{game_id}/undo", response_model=ActionResult, tags=["play"], responses=ERRORS
+)
+async def post_undo(
+    game_id: str, svc: Service, tok: Token, body: VersionIn | None = None
+) -> dict[str, Any]:
+    """Take back your last move (and the AI's answers): against the AI or at one screen."""
+    live = await svc.undo(game_id, tok, None if body is None else body.version)
+    return {"version": live.version, "game": live.view()}
+
+
+@router.post(
+    "/api/games/{game_id}/resign", response_model=ActionResult, tags=["play"], responses=ERRORS
+)
+async def post_resign(game_id: str, svc: Service, tok: Token) -> dict[str, Any]:
+    live = await svc.resign(game_id, tok)
+    return {"version": live.version, "game": live.view()}
+
+
+@router.post(
+    "/api/games/{game_id}/claim", response_model=ActionResult, tags=["play"], responses=ERRORS
+)
+async def post_claim(game_id: str, svc: Service, tok: Token) -> dict[str, Any]:
+    """Win an online game whose opponent stayed away longer than the grace period."""
+    live = await svc.claim(game_id, tok)
+    return {"version": live.version, "game": live.view()}
+
+
+@router.post(
+    "/api/games/{game_id}/rematch",
+    response_model=RematchResult,
+    tags=["play"],
+    responses=ERRORS,
+)
+async def post_rematch(
+    game_id: str, svc: Service, tok: Token, body: RematchIn | None = None
+) -> dict[str, Any]:
+    """Offer, accept or decline a rematch; the new game keeps both players' tokens."""
+    action = "offer" if body is None else body.action
+    live, new_id = await svc.rematch(game_id, tok, action)
+    return {"game_id": new_id, "offered_by": live.data.rematch_offer, "game": live.view()}
+
+
+@router.post("/api/games/{game_id}/hint", response_model=Hint, tags=["ai"], responses=ERRORS)
+async def post_hint(game_id: str, svc: Service, tok: Token) -> dict[str, Any]:
+    """The AI's suggestion for your turn (games against the AI)."""
+    return await assist.hint(svc, game_id, tok)
+
+
+@router.post(
+    "/api/games/{game_id}/analysis", response_model=Analysis, tags=["ai"], responses=ERRORS
+)
+async def post_analysis(
+    game_id: str, svc: Service, tok: Token, body: AnalysisIn | None = None
+) -> dict[str, Any]:
+    """What the searcher thinks of the position after ``ply`` moves (default: now)."""
+    return await assist.analysis(svc, game_id, tok, None if body is None else body.ply)
+
+
+@router.get("/api/games/{game_id}/record.json", tags=["records"], responses=ERRORS)
+async def record_json(game_id: str, svc: Service) -> Response:
+    """The game record (docs/notation.md), JSON form."""
+    record = reading.record(await svc.get(game_id))
+    return Response(record.to_json(), media_type="application/json")
+
+
+@router.get("/api/games/{game_id}/record.txt", tags=["records"], responses=ERRORS)
+async def record_text(game_id: str, svc: Service) -> Response:
+    """The game record (docs/notation.md), text form."""
+    record = reading.record(await svc.get(game_id))
+    return Response(record.to_text(), media_type="text/plain; charset=utf-8")
+
+
+@router.get(
+    "/api/games/{game_id}/replay", response_model=Replay, tags=["records"], responses=ERRORS
+)
+async def replay(game_id: str, svc: Service) -> dict[str, Any]:
+    """Every position of the game, from the start, for stepping through it."""
+    return reading.replay(await svc.get(game_id))
+
+
+@router.get("/api/games/{game_id}/events", response_model=Events, tags=["games"], responses=ERRORS)
+async def events(
+    game_id: str, svc: Service, since: Annotated[int, Query(ge=0)] = 0
+) -> dict[str, Any]:
+    """The changes after version ``since`` (for clients that poll instead of a websocket)."""
+    live = await svc.get(game_id)
+    version = live.version
+    rows = await svc.events_since(live, since)
+    return {
+        "game_id": live.id,
+        "version": version,
+        "events": [e.message() for e in rows],
+        "complete": not rows or rows[-1].version >= version,
+    }

@@ -1,0 +1,112 @@
+"""``patchwork serve``: start the game server on uvicorn."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from .config import Settings
+
+DEFAULTS = Settings()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="patchwork serve",
+        description="Serve Patchwork games over HTTP and websockets (API docs at /docs).",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
+    p.add_argument(
+        "--db",
+        default=DEFAULTS.db_url,
+        help="SQLAlchemy database URL (sqlite:///patchwork.db; PostgreSQL: "
+        "postgresql+psycopg://user@host/db); the schema is created and migrated at start",
+    )
+    p.add_argument("--ai-workers", type=int, default=DEFAULTS.ai_workers, help="AI processes (2)")
+    p.add_argument(
+        "--ai-delay",
+        type=float,
+        default=DEFAULTS.ai_move_delay,
+        help="least seconds between the start of an AI turn and its move (0)",
+    )
+    p.add_argument(
+        "--grace",
+        type=float,
+        default=DEFAULTS.grace_seconds,
+        help="seconds a dropped online player has to come back before the game can be claimed (60)",
+    )
+    p.add_argument("--hint-seconds", type=float, default=DEFAULTS.hint_seconds)
+    p.add_argument("--analysis-seconds", type=float, default=DEFAULTS.analysis_seconds)
+    p.add_argument(
+        "--ws-rate",
+        type=float,
+        default=DEFAULTS.ws_rate,
+        help="websocket messages a second per connection (10; bursts of --ws-burst)",
+    )
+    p.add_argument("--ws-burst", type=int, default=DEFAULTS.ws_burst)
+    p.add_argument(
+        "--http-rate",
+        type=float,
+        default=DEFAULTS.http_rate,
+        help="changing HTTP requests a second per client and path (5; 0: no limit)",
+    )
+    p.add_argument("--http-burst", type=int, default=DEFAULTS.http_burst)
+    p.add_argument(
+        "--log-level",
+        default="info",
+        choices=["critical", "error", "warning", "info", "debug"],
+    )
+    p.add_argument("--no-access-log", action="store_true", help="do not log every request")
+    p.add_argument(
+        "--no-ws-compression",
+        action="store_true",
+        help="do not compress websocket messages (permessage-deflate): less CPU, more bytes",
+    )
+    return p
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    return Settings(
+        db_url=args.db,
+        ai_workers=args.ai_workers,
+        ai_move_delay=args.ai_delay,
+        grace_seconds=args.grace,
+        hint_seconds=args.hint_seconds,
+        analysis_seconds=args.analysis_seconds,
+        ws_rate=args.ws_rate,
+        ws_burst=args.ws_burst,
+        http_rate=args.http_rate,
+        http_burst=args.http_burst,
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the server until interrupted; returns the exit status."""
+    args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
+    import uvicorn
+
+    from .app import create_app
+
+    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s: %(message)s")
+    if args.log_level != "debug":
+        logging.getLogger("alembic").setLevel(logging.WARNING)
+    app = create_app(settings_from(args))
+    config = uvicorn.Config(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        access_log=not args.no_access_log,
+        ws_max_size=1 << 20,
+        ws_per_message_deflate=not args.no_ws_compression,
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+        timeout_graceful_shutdown=5,
+    )
+    server = uvicorn.Server(config)
+    server.run()
+    # uvicorn reports a failed start (a port in use, a database it cannot reach) by not
+    # having started; an ordinary stop (Ctrl-C, SIGTERM) is success.
+    return 0 if server.started else 1

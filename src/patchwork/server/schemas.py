@@ -1,0 +1,353 @@
+"""The shapes of requests, responses and websocket messages (pydantic; also the OpenAPI
+description at /docs). docs/server.md describes them in prose."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Seat = Literal[0, 1]
+SeatChoice = Literal[0, 1, "random"]
+Name = Annotated[str, Field(min_length=1, max_length=40)]
+
+# -- requests ---------------------------------------------------------------------------------
+
+
+class RulesIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    edition: Literal["revised", "original"] = "revised"
+    rotation: bool = True
+    flip: bool = True
+
+
+class ClockIn(BaseModel):
+    """Fischer: ``initial`` seconds each plus ``increment`` seconds per move; or
+    correspondence: ``days`` for each move."""
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["fischer", "correspondence"]
+    initial: float | None = Field(default=None, ge=1, le=10_800)
+    increment: float = Field(default=0, ge=0, le=600)
+    days: int | None = Field(default=None, ge=1, le=30)
+
+    @model_validator(mode="after")
+    def _complete(self) -> ClockIn:
+        if self.kind == "fischer" and self.initial is None:
+            raise ValueError("a fischer clock needs initial (seconds)")
+        if self.kind == "correspondence" and self.days is None:
+            raise ValueError("a correspondence clock needs days (per move)")
+        return self
+
+
+class CreateGame(BaseModel):
+    """``ai``: you against the AI; ``local``: two people at one screen (one token plays both
+    seats); ``online``: you and a friend who joins with the invitation."""
+
+    model_config = ConfigDict(extra="forbid")
+    mode: Literal["ai", "local", "online"]
+    level: int = Field(default=2, ge=1, le=5, description="AI level (mode ai)")
+    seat: SeatChoice = Field(default=0, description="your seat (modes ai and online)")
+    first_player: SeatChoice = Field(default=0, description="the seat that moves first")
+    rules: RulesIn = Field(default_factory=RulesIn)
+    clock: ClockIn | None = None
+    seed: int | None = Field(default=None, ge=0, le=2**62, description="reproducible circle")
+    circle: list[int] | None = Field(
+        default=None, max_length=33, description="an explicit circle (33 patch ids)"
+    )
+    name: Name = "Player 1"
+    opponent_name: Name | None = Field(default=None, description="the second name (mode local)")
+
+
+class JoinGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    invite: str = Field(min_length=1, max_length=64)
+    name: Name = "Player 2"
+
+
+class MoveIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    move: str = Field(min_length=1, max_length=32, description="the move in the notation")
+    version: int = Field(description="the game version the move was chosen in")
+
+
+class VersionIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    version: int | None = None
+
+
+class RematchIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    action: Literal["offer", "accept", "decline"] = "offer"
+
+
+class AnalysisIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    ply: int | None = Field(default=None, ge=0, description="analyse after this many moves")
+
+
+# -- responses --------------------------------------------------------------------------------
+
+
+class ErrorBody(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    code: str
+    message: str
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorBody
+
+
+class SeatView(BaseModel):
+    seat: Seat
+    kind: Literal["human", "ai"]
+    name: str
+    level: int | None
+    joined: bool
+
+
+class ClockView(BaseModel):
+    kind: Literal["fischer", "correspondence"]
+    initial_ms: int | None
+    increment_ms: int | None
+    days: int | None
+    remaining_ms: list[int]
+    running: int | None
+    turn_started: float | None
+    flag_at: float | None
+
+
+class PatchView(BaseModel):
+    patch: int
+    buttons: int
+    time: int
+    income: int
+    shape: list[str]
+
+
+class OfferView(PatchView):
+    buyable: bool
+
+
+class PlayerView(BaseModel):
+    buttons: int
+    position: int
+    income: int
+    quilt: list[str]
+    empty_squares: int
+    score: int
+
+
+class HistoryEntry(BaseModel):
+    ply: int
+    seat: Seat
+    move: str
+    squares: list[str]
+
+
+class ResultView(BaseModel):
+    termination: Literal["finished", "resigned", "time", "abandoned"]
+    winner: int | None
+    scores: list[int] | None
+
+
+class RematchView(BaseModel):
+    offered_by: int | None
+    game_id: str | None
+
+
+class GameView(BaseModel):
+    id: str
+    mode: Literal["ai", "local", "online"]
+    status: Literal["waiting", "active", "finished"]
+    version: int
+    created_at: str
+    updated_at: str
+    rules: RulesIn
+    first_player: Seat
+    seats: list[SeatView]
+    clock: ClockView | None
+    position: str
+    to_move: int | None
+    players: list[PlayerView]
+    circle: list[int]
+    offer: list[OfferView]
+    bonus_owner: int | None
+    pending_specials: int
+    special_spaces_left: list[int]
+    first_to_finish: int | None
+    legal_moves: list[str]
+    placements: dict[str, list[str]]
+    scores: list[int]
+    winner: int | None
+    history: list[HistoryEntry]
+    result: ResultView | None
+    undo_available: bool
+    rematch: RematchView
+    parent_id: str | None
+
+
+class CreatedGame(BaseModel):
+    game_id: str
+    seat: int | None = Field(description="your seat (null at one screen: you play both)")
+    token: str = Field(description="your secret: send it to move; only you have it")
+    invite_code: str | None
+    invite_url: str | None
+    watch_url: str
+    ws_url: str
+    game: GameView
+
+
+class Joined(BaseModel):
+    game_id: str
+    seat: Seat
+    token: str
+    game: GameView
+
+
+class ActionResult(BaseModel):
+    version: int
+    game: GameView
+
+
+class RematchResult(BaseModel):
+    game_id: str | None = Field(description="the new game, once both want it")
+    offered_by: int | None
+    game: GameView
+
+
+class Hint(BaseModel):
+    version: int
+    move: str
+    squares: list[str]
+    win_probability: float
+    margin: float
+
+
+class CandidateView(BaseModel):
+    move: str
+    patch: int | None
+    visits: int
+    win_probability: float
+    margin: float
+    line: list[str]
+
+
+class Analysis(BaseModel):
+    version: int
+    ply: int
+    player: int
+    best_move: str
+    squares: list[str]
+    win_probability: float
+    margin: float
+    principal_line: list[str]
+    exact: bool
+    iterations: int
+    seconds: float
+    candidates: list[CandidateView]
+
+
+class ReplayFrame(BaseModel):
+    ply: int
+    seat: int | None
+    move: str | None
+    squares: list[str]
+    position: str
+    to_move: int | None
+    players: list[PlayerView]
+    circle: list[int]
+    bonus_owner: int | None
+    scores: list[int]
+
+
+class Replay(BaseModel):
+    game_id: str
+    players: list[str]
+    result: ResultView | None
+    frames: list[ReplayFrame]
+
+
+class GameSummary(BaseModel):
+    id: str
+    mode: str
+    status: str
+    created_at: str
+    updated_at: str
+    players: list[str]
+    moves: int | None = None
+    result: ResultView | None
+
+
+class Events(BaseModel):
+    game_id: str
+    version: int
+    events: list[dict[str, Any]]
+    complete: bool = Field(description="false when older events were left out")
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+    database: Literal["ok"]
+    games_in_memory: int
+    connections: int
+    version: str
+
+
+class Meta(BaseModel):
+    patches: list[PatchView]
+    board_size: int
+    final_space: int
+    income_spaces: list[int]
+    special_spaces: dict[str, list[int]]
+    bonus_size: int
+    bonus_points: int
+    levels: dict[str, str]
+
+
+# -- websocket messages from clients ----------------------------------------------------------
+
+Ref = str | int | None
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    id: Ref = Field(default=None, description="echoed back as ref in the reply")
+
+
+class HelloMsg(_Msg):
+    type: Literal["hello"]
+    token: str | None = Field(default=None, max_length=128)
+    last_version: int | None = None
+
+
+class MoveMsg(_Msg):
+    type: Literal["move"]
+    move: str = Field(min_length=1, max_length=32)
+    version: int
+
+
+class UndoMsg(_Msg):
+    type: Literal["undo"]
+    version: int | None = None
+
+
+class SimpleMsg(_Msg):
+    type: Literal["resign", "claim", "hint", "ping", "sync"]
+
+
+class RematchMsg(_Msg):
+    type: Literal["rematch"]
+    action: Literal["offer", "accept", "decline"] = "offer"
+
+
+class AnalysisMsg(_Msg):
+    type: Literal["analysis"]
+    ply: int | None = Field(default=None, ge=0)
+
+
+ClientMessage = Annotated[
+    HelloMsg | MoveMsg | UndoMsg | SimpleMsg | RematchMsg | AnalysisMsg,
+    Field(discriminator="type"),
+]

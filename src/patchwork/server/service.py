@@ -1,0 +1,626 @@
+"""The game service: the one place where games change.
+
+Every change follows the same path, under the game's lock: check the request (the engine
+judges moves), write the change and the event announcing it to the database in one
+transaction, and only then change the game in memory and broadcast the new state. So a
+change that was broadcast is always in the database, and concurrent requests on one game
+are served one at a time (a request made against an old version is refused).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Coroutine
+from typing import Any
+
+from ..engine import Game, IllegalMoveError, InvalidMoveError, Move, PatchworkError, State
+from ..engine.moves import parse_move
+from . import clocks
+from .ai_runner import AIRunner
+from .clocks import ClockSpec
+from .config import Settings
+from .creation import new_game_data, rematch_data
+from .errors import ServerError, not_found
+from .hub import Connection, Hub
+from .live import LiveGame, dumps, token_hash
+from .models import EventData, MoveData, utcnow
+from .presence import Presence
+from .schemas import CreateGame
+from .store import (
+    AddEvent,
+    AddMoves,
+    DeleteMoves,
+    InsertGame,
+    StaleWrite,
+    Store,
+    UpdateGame,
+    Write,
+)
+
+log = logging.getLogger("patchwork.server")
+
+GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,24}$")
+SYNC_EVENTS = 200  # a client further behind than this gets the full state only
+AI_RETRY_SECONDS = 2.0  # after a failed write, an AI turn or a flag is tried again
+
+
+def _finish(state: State, termination: str, winner: int | None) -> dict[str, Any]:
+    return {
+        "status": "finished",
+        "termination": termination,
+        "winner": winner,
+        "scores": list(state.scores()),
+        "turn_started": None,
+        "rematch_offer": None,
+    }
+
+
+class GameService:
+    def __init__(self, settings: Settings, store: Store, ai: AIRunner, hub: Hub) -> None:
+        self.settings = settings
+        self.store = store
+        self.ai = ai
+        self.hub = hub
+        self._active: dict[str, LiveGame] = {}
+        self._finished: OrderedDict[str, LiveGame] = OrderedDict()
+        self._load_lock = asyncio.Lock()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._closing = False
+        self.presence = Presence(hub, settings.grace_seconds)
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Load every unfinished game, restart its clock, and resume AI turns."""
+        ids = await self.store.call(self.store.unfinished)
+        now = time.time()
+        for game_id in ids:
+            try:
+                live = await self._load(game_id)
+            except Exception:
+                log.exception("game %s could not be rebuilt; it is left out", game_id)
+                continue
+            if live is None:
+                continue
+            spec = ClockSpec.from_json(live.data.clock)
+            if live.data.turn_started is not None and spec is not None and spec.kind == "fischer":
+                # A Fischer turn in progress starts again with the time its player had when
+                # it began: the server's downtime is not charged. (Days per move are long
+                # enough to count on regardless.)
+                await self.store.call(
+                    self.store.write,
+                    [UpdateGame(live.id, live.version, {"turn_started": now})],
+                )
+                live.data.turn_started = now
+                live.invalidate()
+            self._schedule(live)
+        if ids:
+            log.info("resumed %d unfinished game(s)", len(ids))
+
+    async def close(self) -> None:
+        self._closing = True
+        for task in list(self._tasks):
+            task.cancel()
+        for live in [*self._active.values(), *self._finished.values()]:
+            self._cancel_timers(live)
+        self.hub.close_all()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+        return task
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background task failed", exc_info=task.exception())
+
+    def games_in_memory(self) -> int:
+        return len(self._active) + len(self._finished)
+
+    # -- loading --------------------------------------------------------------------------
+
+    async def get(self, game_id: str) -> LiveGame:
+        if not GAME_ID.match(game_id):
+            raise not_found(game_id)
+        live = self._active.get(game_id) or self._finished.get(game_id)
+        if live is not None:
+            if live.data.status == "finished":
+                self._finished.move_to_end(game_id)
+            return live
+        async with self._load_lock:
+            live = self._active.get(game_id) or self._finished.get(game_id)
+            if live is None:
+                live = await self._load(game_id)
+        if live is None:
+            raise not_found(game_id)
+        return live
+
+    async def _load(self, game_id: str) -> LiveGame | None:
+        loaded = await self.store.call(self.store.load, game_id)
+        if loaded is None:
+            return None
+        live = LiveGame.build(*loaded)
+        self.presence.start(live)
+        self._keep(live)
+        return live
+
+    def _keep(self, live: LiveGame) -> None:
+        if live.data.status == "finished":
+            self._active.pop(live.id, None)
+            self._finished[live.id] = live
+            self._finished.move_to_end(live.id)
+            excess = len(self._finished) - self.settings.finished_cache
+            for old_id in list(self._finished)[: max(0, excess)]:
+                # A game someone is watching stays, so it never exists twice in memory.
+                if not self.hub.has_clients(old_id):
+                    self._cancel_timers(self._finished.pop(old_id))
+        else:
+            self._active[live.id] = live
+
+    # -- authorisation --------------------------------------------------------------------
+
+    @staticmethod
+    def seats(live: LiveGame, token: str | None) -> frozenset[int]:
+        if not token:
+            raise ServerError("missing_token", "this needs the secret token of a seat")
+        seats = live.seats_of(token)
+        if not seats:
+            raise ServerError("bad_token", "that token plays no seat of this game")
+        return seats
+
+    @staticmethod
+    def require_active(live: LiveGame) -> None:
+        if live.data.status == "waiting":
+            raise ServerError("game_not_started", "the game waits for the second player to join")
+        if live.data.status == "finished":
+            raise ServerError("game_over", "the game is over")
+
+    @staticmethod
+    def _check_version(live: LiveGame, version: int | None) -> None:
+        if version is not None and version != live.version:
+            raise ServerError(
+                "stale_version",
+                f"the game is at version {live.version}, not {version}: "
+                "look at the new state and choose again",
+                version=live.version,
+            )
+
+    # -- committing -----------------------------------------------------------------------
+
+    async def _commit(
+        self,
+        live: LiveGame,
+        kind: str,
+        data: dict[str, Any],
+        fields: dict[str, Any],
+        extra: list[Write] | None = None,
+    ) -> EventData:
+        """Store a change of ``live`` (fields of its row, the event, ``extra`` writes) in
+        one transaction; on success the row in memory takes the new fields."""
+        version = live.version + 1
+        fields = {**fields, "version": version, "updated_at": utcnow()}
+        event = EventData(live.id, version, kind, data)
+        writes: list[Write] = [UpdateGame(live.id, live.version, fields), *(extra or [])]
+        writes.append(AddEvent(event))
+        try:
+            await self.store.call(self.store.write, writes)
+        except StaleWrite:
+            log.error("game %s changed in the database behind this server's back", live.id)
+            self._active.pop(live.id, None)
+            self._finished.pop(live.id, None)
+            raise ServerError("unavailable", "the game changed elsewhere; try again") from None
+        except Exception:
+            log.exception("writing game %s failed", live.id)
+            raise ServerError(
+                "unavailable", "the database is unavailable; nothing was changed"
+            ) from None
+        live.data.update(fields)
+        live.invalidate()
+        return event
+
+    def _announce(self, live: LiveGame, event: EventData | None) -> None:
+        """Broadcast the state (after a stored change) and arrange what comes next."""
+        self._keep(live)
+        self.hub.broadcast(live.id, self.state_message(live, event))
+        if live.data.status == "finished":
+            self.presence.disarm(live)
+        self._schedule(live)
+
+    def state_message(self, live: LiveGame, event: EventData | None) -> str:
+        ev = "null" if event is None else dumps(event.message())
+        return (
+            f'{{"type":"state","version":{live.version},"event":{ev},'
+            f'"server_time":{time.time():.3f},"game":{live.view_json()}}}'
+        )
+
+    # -- what happens next: AI turns, clocks ----------------------------------------------
+
+    def _schedule(self, live: LiveGame) -> None:
+        self._cancel_clock(live)
+        if self._closing or live.data.status != "active":
+            return
+        state = live.game.state
+        seat = state.current_player
+        if seat is not None and live.data.kind(seat) == "ai" and live.ai_version != live.version:
+            live.ai_version = live.version
+            live.ai_task = self._spawn(self._ai_turn(live, live.version))
+        remaining = live.data.remaining()
+        if seat is not None and live.data.turn_started is not None and remaining is not None:
+            flag_at = clocks.flag_time(remaining[seat], live.data.turn_started)
+            delay = max(0.0, flag_at - time.time()) + 0.005
+            loop = asyncio.get_running_loop()
+            live.clock_timer = loop.call_later(
+                delay, lambda: self._spawn(self._flag_timer(live.id))
+            )
+
+    @staticmethod
+    def _cancel_clock(live: LiveGame) -> None:
+        if live.clock_timer is not None:
+            live.clock_timer.cancel()
+            live.clock_timer = None
+
+    def _cancel_timers(self, live: LiveGame) -> None:
+        self._cancel_clock(live)
+        self.presence.disarm(live)
+
+    async def _flag_timer(self, game_id: str) -> None:
+        live = self._active.get(game_id)
+        if live is None:
+            return
+        async with live.lock:
+            try:
+                if not await self._check_flag(live):
+                    self._schedule(live)  # woke a little early
+            except ServerError:  # the database is away: look again in a while
+                loop = asyncio.get_running_loop()
+                loop.call_later(AI_RETRY_SECONDS, lambda: self._schedule(live))
+
+    async def _check_flag(self, live: LiveGame) -> bool:
+        """End the game on time if the running clock is out (call under the lock)."""
+        remaining = live.data.remaining()
+        seat = live.game.state.current_player
+        started = live.data.turn_started
+        if live.data.status != "active" or seat is None or started is None or remaining is None:
+            return False
+        if not clocks.is_flagged(remaining[seat], started, time.time()):
+            return False
+        fields = _finish(live.game.state, "time", 1 - seat)
+        fields[f"remaining{seat}"] = 0
+        event = await self._commit(live, "flag", {"seat": seat}, fields)
+        self._announce(live, event)
+        return True
+
+    async def _ai_turn(self, live: LiveGame, version: int) -> None:
+        seat = live.game.state.current_player
+        level = live.data.ai_level or 1
+        position = live.game.state.to_text()
+        seed = (live.data.ai_seed + 7919 * version) % 2**62
+        move_text: str | None = None
+        for attempt in range(3):
+            try:
+                move_text = await self.ai.choose(position, level, seed)
+                break
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the AI failed in game %s (attempt %d)", live.id, attempt + 1)
+                await asyncio.sleep(0.5 * (attempt + 1))
+        if move_text is None:  # the pool keeps failing: the beginner plays, right here
+            from ..ai import level as ai_level
+
+            state = State.from_text(position)
+            move_text = str(await asyncio.to_thread(ai_level(1, seed=seed).choose, state))
+        wait = live.data.updated_at.timestamp() + self.settings.ai_move_delay - time.time()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        async with live.lock:
+            if live.version != version or live.data.status != "active":
+                return  # undone, resigned, or flagged meanwhile
+            state = live.game.state
+            if seat is None or state.current_player != seat:
+                return
+            try:
+                move = Move.parse(move_text, state)
+            except PatchworkError:
+                log.error("the AI chose %r, which the engine refuses", move_text)
+                return
+            try:
+                await self._play(live, move, seat)
+            except ServerError:  # the database is away: try the turn again in a while
+                live.ai_version = -1
+                asyncio.get_running_loop().call_later(
+                    AI_RETRY_SECONDS, lambda: self._schedule(live)
+                )
+
+    # -- creating and joining -------------------------------------------------------------
+
+    async def create(self, req: CreateGame) -> dict[str, Any]:
+        new = new_game_data(req)
+        data = new.data
+        live = LiveGame.build(data, [])
+        data.turn_started = self._turn_start(live, live.game.state, time.time())
+        event = EventData(data.id, 1, "created", {"mode": data.mode})
+        try:
+            await self.store.call(self.store.write, [InsertGame(data), AddEvent(event)])
+        except Exception:
+            log.exception("creating a game failed")
+            raise ServerError("unavailable", "the database is unavailable") from None
+        self.presence.start(live)
+        self._keep(live)
+        self._schedule(live)
+        paths = self.paths(data.id)
+        invite = new.invite
+        return {
+            "game_id": data.id,
+            "seat": new.seat,
+            "token": new.token,
+            "invite_code": invite,
+            "invite_url": None if invite is None else f"{paths['watch_url']}#invite={invite}",
+            **paths,
+            "game": live.view(),
+        }
+
+    @staticmethod
+    def paths(game_id: str) -> dict[str, str]:
+        return {"watch_url": f"/play/{game_id}", "ws_url": f"/ws/games/{game_id}"}
+
+    def _turn_start(self, live: LiveGame, state: State, now: float) -> float | None:
+        """When a clock starts running for the player to move (None: no clock runs)."""
+        seat = state.current_player
+        if live.data.clock is None or live.data.status != "active" or seat is None:
+            return None
+        return now if live.data.kind(seat) == "human" else None
+
+    async def join(self, game_id: str, invite: str, name: str) -> dict[str, Any]:
+        live = await self.get(game_id)
+        async with live.lock:
+            data = live.data
+            if data.mode != "online":
+                raise ServerError("not_allowed", "only online games take a second player")
+            if data.status != "waiting":
+                raise ServerError("seat_taken", "both seats of this game are taken")
+            if data.invite_hash is None or not secrets.compare_digest(
+                data.invite_hash, token_hash(invite)
+            ):
+                raise ServerError("invite_invalid", "that invitation is not this game's")
+            seat = 0 if data.seat0_token is None else 1
+            token = secrets.token_urlsafe(24)
+            fields: dict[str, Any] = {
+                f"seat{seat}_token": token_hash(token),
+                f"seat{seat}_name": name,
+                "invite_hash": None,
+                "status": "active",
+            }
+            if data.clock is not None:
+                s = live.game.state.current_player
+                fields["turn_started"] = time.time() if s is not None else None
+            event = await self._commit(live, "joined", {"seat": seat, "name": name}, fields)
+            self.presence.reset(live, seat)  # the newcomer's grace period starts now
+            self._announce(live, event)
+            return {"game_id": live.id, "seat": seat, "token": token, "game": live.view()}
+
+    # -- playing --------------------------------------------------------------------------
+
+    @staticmethod
+    def _parse(text: str, state: State) -> Move:
+        try:
+            move = parse_move(text)
+        except InvalidMoveError as e:
+            raise ServerError("invalid_move", str(e)) from None
+        try:
+            state.check_legal(move)
+        except IllegalMoveError as e:
+            raise ServerError("illegal_move", str(e)) from None
+        return move
+
+    async def move(self, game_id: str, token: str | None, text: str, version: int) -> LiveGame:
+        live = await self.get(game_id)
+        async with live.lock:
+            seats = self.seats(live, token)
+            self.require_active(live)
+            state = live.game.state
+            seat = state.current_player
+            assert seat is not None
+            if seat not in seats:
+                raise ServerError("not_your_turn", f"it is player {seat}'s turn", to_move=seat)
+            self._check_version(live, version)
+            if await self._check_flag(live):
+                raise ServerError("flagged", f"player {seat} ran out of time: the game is over")
+            move = self._parse(text, state)
+            await self._play(live, move, seat)
+        return live
+
+    async def _play(self, live: LiveGame, move: Move, seat: int) -> None:
+        """Store and broadcast a move the engine has accepted (call under the lock)."""
+        state = live.game.state
+        after = state.apply(move)
+        now = time.time()
+        ply = len(live.game) + 1
+        fields: dict[str, Any] = {}
+        remaining = live.data.remaining()
+        spec = ClockSpec.from_json(live.data.clock)
+        mover_time: int | None = None
+        if spec is not None and remaining is not None and live.data.turn_started is not None:
+            mover_time = clocks.after_move(spec, remaining[seat], live.data.turn_started, now)
+            fields[f"remaining{seat}"] = mover_time
+        fields["turn_started"] = self._turn_start(live, after, now)
+        if after.is_terminal():
+            fields.update(_finish(after, "finished", after.winner()))
+        row = MoveData(live.id, ply, seat, str(move), remaining=mover_time)
+        event = await self._commit(
+            live, "move", {"ply": ply, "seat": seat, "move": str(move)}, fields, [AddMoves([row])]
+        )
+        live.game.push(move)
+        live.movers.append(seat)
+        live.invalidate()
+        self._announce(live, event)
+
+    async def undo(self, game_id: str, token: str | None, version: int | None) -> LiveGame:
+        live = await self.get(game_id)
+        async with live.lock:
+            seats = self.seats(live, token)
+            if live.data.mode == "online":
+                raise ServerError("not_allowed", "moves are taken back only against the AI")
+            self.require_active(live)
+            self._check_version(live, version)
+            humans = [s for s in seats if live.data.kind(s) == "human"]
+            # Back to before the last move a person made (with the AI's answers after it).
+            keep = max((i for i, s in enumerate(live.movers) if s in humans), default=None)
+            if keep is None:
+                raise ServerError("nothing_to_undo", "there is no move of yours to take back")
+            removed = [str(m) for m in live.game.moves[keep:]]
+            game = Game(live.game.start)
+            for m in live.game.moves[:keep]:
+                game.push(m)
+            fields = {"turn_started": self._turn_start(live, game.state, time.time())}
+            event = await self._commit(
+                live,
+                "undo",
+                {"removed": removed, "ply": keep},
+                fields,
+                [DeleteMoves(live.id, keep + 1)],
+            )
+            live.game = game
+            live.movers = live.movers[:keep]
+            live.invalidate()
+            self._announce(live, event)
+        return live
+
+    async def resign(self, game_id: str, token: str | None) -> LiveGame:
+        live = await self.get(game_id)
+        async with live.lock:
+            seats = self.seats(live, token)
+            self.require_active(live)
+            to_move = live.game.state.current_player
+            seat = to_move if len(seats) == 2 and to_move is not None else min(seats)
+            fields = _finish(live.game.state, "resigned", 1 - seat)
+            event = await self._commit(live, "resign", {"seat": seat}, fields)
+            self._announce(live, event)
+        return live
+
+    async def claim(self, game_id: str, token: str | None) -> LiveGame:
+        live = await self.get(game_id)
+        async with live.lock:
+            seats = self.seats(live, token)
+            if live.data.mode != "online":
+                raise ServerError("not_allowed", "only an online game can be claimed")
+            self.require_active(live)
+            seat = min(seats)
+            claim_from = self.presence.claim_from(live, 1 - seat)
+            if claim_from is None:
+                raise ServerError("not_allowed", "your opponent is connected")
+            now = time.time()
+            if now < claim_from:
+                raise ServerError(
+                    "claim_too_early",
+                    f"your opponent has {claim_from - now:.1f} s left to come back",
+                    retry_after=round(claim_from - now, 3),
+                )
+            fields = _finish(live.game.state, "abandoned", seat)
+            event = await self._commit(live, "claim", {"seat": seat}, fields)
+            self._announce(live, event)
+        return live
+
+    async def rematch(
+        self, game_id: str, token: str | None, action: str
+    ) -> tuple[LiveGame, str | None]:
+        live = await self.get(game_id)
+        async with live.lock:
+            seats = self.seats(live, token)
+            data = live.data
+            if data.status != "finished":
+                raise ServerError("game_not_over", "a rematch can be had once the game is over")
+            if data.rematch_id is not None:
+                return live, data.rematch_id
+            seat = min(seats)
+            offer = data.rematch_offer
+            both_here = data.mode != "online" or len(seats) == 2
+            if action == "decline":
+                if offer is None:
+                    raise ServerError("no_rematch_offer", "no rematch has been offered")
+                event = await self._commit(
+                    live, "rematch_decline", {"seat": seat}, {"rematch_offer": None}
+                )
+                self._announce(live, event)
+                return live, None
+            if both_here or (offer is not None and offer != seat):
+                new_id = await self._create_rematch(live)
+                return live, new_id
+            if action == "accept":
+                raise ServerError("no_rematch_offer", "your opponent has not offered a rematch")
+            if offer == seat:
+                return live, None
+            event = await self._commit(
+                live, "rematch_offer", {"seat": seat}, {"rematch_offer": seat}
+            )
+            self._announce(live, event)
+            return live, None
+
+    async def _create_rematch(self, old: LiveGame) -> str:
+        data = rematch_data(old.data)
+        live = LiveGame.build(data, [])
+        data.turn_started = self._turn_start(live, live.game.state, time.time())
+        created = EventData(data.id, 1, "created", {"mode": data.mode, "parent_id": old.id})
+        event = await self._commit(
+            old,
+            "rematch",
+            {"game_id": data.id},
+            {"rematch_id": data.id, "rematch_offer": None},
+            [InsertGame(data), AddEvent(created)],
+        )
+        self.presence.start(live)
+        self._keep(live)
+        self._schedule(live)
+        self._announce(old, event)
+        return data.id
+
+    # -- websocket clients ----------------------------------------------------------------
+
+    async def events_since(self, live: LiveGame, since: int) -> list[EventData]:
+        return await self.store.call(self.store.events_since, live.id, since, SYNC_EVENTS)
+
+    async def attach(self, conn: Connection, last_version: int | None) -> LiveGame:
+        """Register a client and send it the welcome and what it missed (or the full state).
+
+        Done under the game's lock, so that no change falls between the snapshot the client
+        gets and the broadcasts it receives."""
+        live = await self.get(conn.game_id)
+        async with live.lock:
+            seats = sorted(conn.seats)
+            welcome = {
+                "type": "welcome",
+                "game_id": live.id,
+                "seats": seats,
+                "role": "player" if seats else "spectator",
+                "version": live.version,
+                "server_time": round(time.time(), 3),
+            }
+            conn.send(dumps(welcome))
+            if last_version is not None and 0 <= live.version - last_version <= SYNC_EVENTS:
+                missed = await self.events_since(live, last_version)
+                conn.send(
+                    f'{{"type":"sync","since":{last_version},"version":{live.version},'
+                    f'"events":{dumps([e.message() for e in missed])},'
+                    f'"server_time":{time.time():.3f},"game":{live.view_json()}}}'
+                )
+            else:
+                conn.send(self.state_message(live, None))
+            self.hub.add(conn)
+            if not self.presence.arrived(live, conn.seats):
+                conn.send(self.presence.message(live))
+        return live
+
+    def detach(self, conn: Connection) -> None:
+        self.hub.remove(conn)
+        live = self._active.get(conn.game_id) or self._finished.get(conn.game_id)
+        if live is not None and not self._closing:
+            self.presence.left(live, conn.seats)

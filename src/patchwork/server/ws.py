@@ -1,0 +1,257 @@
+"""The websocket of a game: ``/ws/games/{game_id}``.
+
+The client opens with ``hello`` (its seat's token, or none to watch, and the last version it
+saw); then it sends moves and other requests and receives every state the game goes through.
+Each request is checked (size, rate, JSON, shape) before anything else looks at it; a bad one
+gets an ``error`` message and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections import deque
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+from pydantic import TypeAdapter, ValidationError
+from starlette.websockets import WebSocketDisconnect
+
+from . import assist
+from .errors import ServerError
+from .hub import Connection
+from .live import dumps
+from .ratelimit import TokenBucket
+from .schemas import (
+    AnalysisMsg,
+    ClientMessage,
+    HelloMsg,
+    MoveMsg,
+    RematchMsg,
+    SimpleMsg,
+    UndoMsg,
+)
+from .service import GameService
+
+log = logging.getLogger("patchwork.server")
+router = APIRouter()
+
+CLOSE_NOT_FOUND = 4404
+CLOSE_BAD_TOKEN = 4403
+CLOSE_NO_HELLO = 4400
+CLOSE_POLICY = 1008  # too many messages over the rate limit
+CLOSE_UNAVAILABLE = 1011
+HELLO_ATTEMPTS = 10  # messages before a hello, after which the connection is closed
+FLOOD_LIMIT = 100  # messages refused within FLOOD_WINDOW seconds: the connection is closed
+FLOOD_WINDOW = 10.0
+
+_messages: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+
+
+def error_message(err: ServerError, ref: Any = None) -> str:
+    return dumps({"type": "error", **err.body(), "ref": ref})
+
+
+def _describe(e: ValidationError) -> str:
+    parts = []
+    for item in e.errors()[:3]:
+        where = ".".join(str(x) for x in item["loc"] if not isinstance(x, int))
+        parts.append(f"{where}: {item['msg']}" if where else str(item["msg"]))
+    return "; ".join(parts)
+
+
+def decode(text: str, max_bytes: int) -> Any:
+    """The JSON value of a message within the size limit, or ServerError."""
+    if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+        raise ServerError(
+            "too_large", f"messages are at most {max_bytes} bytes; this one has {len(text)}"
+        )
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as e:
+        raise ServerError("bad_json", f"not valid JSON: {e}") from None
+
+
+def ref_of(raw: Any) -> str | int | None:
+    """The request's ``id`` (echoed as ``ref``), even from a message that fails to validate."""
+    ref = raw.get("id") if isinstance(raw, dict) else None
+    return ref if isinstance(ref, str | int) and not isinstance(ref, bool) else None
+
+
+def validate(raw: Any) -> Any:
+    if not isinstance(raw, dict):
+        raise ServerError("invalid_message", "a message is a JSON object with a type")
+    try:
+        return _messages.validate_python(raw)
+    except ValidationError as e:
+        raise ServerError("invalid_message", _describe(e)) from None
+
+
+async def _receive_text(websocket: WebSocket) -> str | None:
+    """The next text frame; None once the client is gone. Binary frames are refused."""
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return None
+        text = message.get("text")
+        if text is not None:
+            return str(text)
+        raise ServerError("invalid_message", "send JSON as text frames, not binary")
+
+
+@router.websocket("/ws/games/{game_id}")
+async def game_socket(websocket: WebSocket, game_id: str) -> None:
+    svc: GameService = websocket.app.state.service
+    settings = svc.settings
+    await websocket.accept()
+    try:
+        live = await svc.get(game_id)
+    except ServerError as e:
+        await websocket.send_text(error_message(e))
+        await websocket.close(CLOSE_NOT_FOUND, "no such game")
+        return
+    try:
+        hello = await asyncio.wait_for(
+            _hello(websocket, settings.max_message_bytes), settings.hello_timeout
+        )
+    except TimeoutError:
+        err = ServerError("hello_required", "send hello first (with your token, or none to watch)")
+        await websocket.send_text(error_message(err))
+        await websocket.close(CLOSE_NO_HELLO, "no hello")
+        return
+    except (WebSocketDisconnect, RuntimeError):
+        return
+    if hello is None:
+        return
+    seats = live.seats_of(hello.token) if hello.token else frozenset()
+    if hello.token and not seats:
+        err = ServerError("bad_token", "that token plays no seat of this game")
+        await websocket.send_text(error_message(err, hello.id))
+        await websocket.close(CLOSE_BAD_TOKEN, "bad token")
+        return
+    bucket = TokenBucket(settings.ws_rate, settings.ws_burst)
+    conn = Connection(websocket, live.id, seats, bucket, hello.token)
+    writer = asyncio.create_task(conn.writer())
+    try:
+        await svc.attach(conn, hello.last_version)
+        await _serve(svc, conn)
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    except ServerError as e:  # the database went away while the client was joining
+        conn.send(error_message(e))
+        conn.close(CLOSE_UNAVAILABLE, "try again")
+    finally:
+        svc.detach(conn)
+        conn.close()
+        try:
+            await asyncio.wait_for(writer, 5)
+        except (TimeoutError, asyncio.CancelledError):
+            writer.cancel()
+
+
+async def _hello(websocket: WebSocket, max_bytes: int) -> HelloMsg | None:
+    for _ in range(HELLO_ATTEMPTS):
+        ref = None
+        try:
+            text = await _receive_text(websocket)
+            if text is None:
+                return None
+            raw = decode(text, max_bytes)
+            ref = ref_of(raw)
+            msg = validate(raw)
+            if isinstance(msg, HelloMsg):
+                return msg
+            raise ServerError("hello_required", "send hello first (your token, or none to watch)")
+        except ServerError as e:
+            await websocket.send_text(error_message(e, ref))
+    raise TimeoutError  # treated as a missing hello
+
+
+async def _serve(svc: GameService, conn: Connection) -> None:
+    refused: deque[float] = deque()  # when messages were refused, the last FLOOD_WINDOW s
+    max_bytes = svc.settings.max_message_bytes
+    while True:
+        try:
+            text = await _receive_text(conn.websocket)
+        except ServerError as e:
+            conn.send(error_message(e))
+            continue
+        if text is None or conn.closed:
+            return
+        if not conn.bucket.take():
+            now = time.monotonic()
+            refused.append(now)
+            while refused[0] < now - FLOOD_WINDOW:
+                refused.popleft()
+            if len(refused) > FLOOD_LIMIT:
+                conn.send(
+                    error_message(ServerError("rate_limited", "too many messages: disconnected"))
+                )
+                conn.close(CLOSE_POLICY, "too many messages")
+                return
+            wait = conn.bucket.retry_after()
+            conn.send(
+                error_message(
+                    ServerError(
+                        "rate_limited",
+                        f"too many messages: at most {svc.settings.ws_rate:g} a second",
+                        retry_after=round(wait, 3),
+                    )
+                )
+            )
+            continue
+        ref = None
+        try:
+            raw = decode(text, max_bytes)
+            ref = ref_of(raw)
+            reply = await _dispatch(svc, conn, validate(raw))
+        except ServerError as e:
+            conn.send(error_message(e, ref))
+            continue
+        except Exception:
+            log.exception("websocket request failed in game %s", conn.game_id)
+            err = ServerError("internal_error", "the server failed on this request")
+            conn.send(error_message(err, ref))
+            continue
+        if reply is not None:
+            reply.setdefault("ref", ref)
+            conn.send(dumps(reply))
+
+
+async def _dispatch(svc: GameService, conn: Connection, msg: Any) -> dict[str, Any] | None:
+    game_id = conn.game_id
+    token = conn.token
+    if isinstance(msg, HelloMsg):
+        raise ServerError("invalid_message", "hello is sent once, first")
+    plays = isinstance(msg, MoveMsg | UndoMsg | RematchMsg | AnalysisMsg) or (
+        isinstance(msg, SimpleMsg) and msg.type in ("resign", "claim", "hint")
+    )
+    if plays and not conn.seats:
+        raise ServerError("read_only", "spectators watch: connect with a seat's token to play")
+    if isinstance(msg, MoveMsg):
+        live = await svc.move(game_id, token, msg.move, msg.version)
+        return {"type": "ack", "of": "move", "version": live.version}
+    if isinstance(msg, UndoMsg):
+        live = await svc.undo(game_id, token, msg.version)
+        return {"type": "ack", "of": "undo", "version": live.version}
+    if isinstance(msg, RematchMsg):
+        live, new_id = await svc.rematch(game_id, token, msg.action)
+        return {"type": "ack", "of": "rematch", "version": live.version, "game_id": new_id}
+    if isinstance(msg, AnalysisMsg):
+        return {"type": "analysis", **await assist.analysis(svc, game_id, token, msg.ply)}
+    assert isinstance(msg, SimpleMsg)
+    if msg.type == "ping":
+        return {"type": "pong", "server_time": round(time.time(), 3)}
+    if msg.type == "sync":
+        live = await svc.get(game_id)
+        conn.send(svc.state_message(live, None))
+        return None
+    if msg.type == "resign":
+        live = await svc.resign(game_id, token)
+        return {"type": "ack", "of": "resign", "version": live.version}
+    if msg.type == "claim":
+        live = await svc.claim(game_id, token)
+        return {"type": "ack", "of": "claim", "version": live.version}
+    return {"type": "hint", **await assist.hint(svc, game_id, token)}

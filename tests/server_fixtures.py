@@ -1,0 +1,346 @@
+"""Live-server fixtures for the server tests: a real uvicorn process on a free loopback port
+with a real database (a SQLite file, or a PostgreSQL database made for the test session),
+and a small synchronous websocket client with bounded waits."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+PG_ADMIN = os.environ.get("PATCHWORK_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+PG_START = "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start"
+BACKENDS = ["sqlite", "postgresql"]
+START_TIMEOUT = 60.0
+WAIT = 15.0  # the longest any single expected event may take
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+# -- databases ------------------------------------------------------------------------------
+
+
+class PostgresDatabase:
+    """A database of its own for one test session, dropped afterwards."""
+
+    def __init__(self) -> None:
+        import psycopg
+
+        self.name = f"pw_test_{os.getpid()}_{uuid.uuid4().hex[:8]}"
+        try:
+            with psycopg.connect(PG_ADMIN, autocommit=True, connect_timeout=5) as conn:
+                conn.execute(f'CREATE DATABASE "{self.name}"')
+        except psycopg.OperationalError as e:
+            pytest.fail(
+                f"PostgreSQL is not reachable at {PG_ADMIN} ({e}). The server tests need it; "
+                f"start it with: {PG_START}",
+                pytrace=False,
+            )
+        base = PG_ADMIN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+psycopg://")
+        self.url = f"{base}/{self.name}"
+
+    def drop(self) -> None:
+        import psycopg
+
+        with psycopg.connect(PG_ADMIN, autocommit=True, connect_timeout=5) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+
+
+def database_url(backend: str, tmp: Path) -> tuple[str, Callable[[], None]]:
+    if backend == "sqlite":
+        return f"sqlite:///{tmp / 'games.db'}", lambda: None
+    db = PostgresDatabase()
+    return db.url, db.drop
+
+
+# -- the server process -----------------------------------------------------------------------
+
+
+class ServerProcess:
+    """``python -m patchwork.server`` on a free port; restartable on the same port and data."""
+
+    def __init__(self, db_url: str, workdir: Path, *args: str) -> None:
+        self.db_url = db_url
+        self.workdir = workdir
+        self.args = list(args)
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log_path = workdir / f"server-{self.port}.log"
+        self.starts = 0
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, *extra: str) -> ServerProcess:
+        assert self.proc is None or self.proc.poll() is not None, "already running"
+        self.starts += 1
+        cmd = [
+            sys.executable,
+            "-m",
+            "patchwork.server",
+            "--port",
+            str(self.port),
+            "--db",
+            self.db_url,
+            "--no-access-log",
+            "--log-level",
+            "warning",
+            *self.args,
+            *extra,
+        ]
+        log = self.log_path.open("ab")
+        log.write(f"\n=== start {self.starts}: {' '.join(cmd)}\n".encode())
+        log.flush()
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(
+            cmd, stdout=log, stderr=subprocess.STDOUT, cwd=self.workdir, env=env
+        )
+        log.close()
+        self.wait_healthy()
+        return self
+
+    def wait_healthy(self) -> None:
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            assert self.proc is not None
+            if self.proc.poll() is not None:
+                pytest.fail(f"the server exited with {self.proc.returncode}:\n{self.log()}")
+            try:
+                r = httpx.get(f"{self.url}/healthz", timeout=2)
+                if r.status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)  # polling a starting process: there is no event to await
+        pytest.fail(f"the server did not become healthy in {START_TIMEOUT} s:\n{self.log()}")
+
+    def log(self) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")[-6000:]
+        except OSError:
+            return ""
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs at all."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(5)
+
+    # -- HTTP helpers -------------------------------------------------------------------------
+
+    def post(self, path: str, json_body: Any = None, token: str | None = None) -> httpx.Response:
+        headers = {"authorization": f"Bearer {token}"} if token else {}
+        return httpx.post(f"{self.url}{path}", json=json_body, headers=headers, timeout=WAIT)
+
+    def get(self, path: str) -> httpx.Response:
+        return httpx.get(f"{self.url}{path}", timeout=WAIT)
+
+    def create(self, **body: Any) -> dict[str, Any]:
+        r = self.post("/api/games", body)
+        assert r.status_code == 201, r.text
+        data: dict[str, Any] = r.json()
+        return data
+
+    def game(self, game_id: str) -> dict[str, Any]:
+        r = self.get(f"/api/games/{game_id}")
+        assert r.status_code == 200, r.text
+        data: dict[str, Any] = r.json()
+        return data
+
+    def client(
+        self, game_id: str, token: str | None = None, last_version: int | None = None
+    ) -> Client:
+        return Client(f"{self.ws_url}/ws/games/{game_id}", token, last_version)
+
+
+# -- a websocket client -------------------------------------------------------------------------
+
+
+def _connect(url: str) -> ClientConnection:
+    # Entering the context gives the open connection on every websockets version (newer
+    # ones warn when connect() is used without it); Client.close() closes it.
+    connection: ClientConnection = connect(
+        url, proxy=None, open_timeout=WAIT, close_timeout=2, max_size=None
+    ).__enter__()
+    return connection
+
+
+class Client:
+    """A game's websocket: sends hello, keeps the latest game view it has seen."""
+
+    def __init__(self, url: str, token: str | None = None, last_version: int | None = None):
+        self.ws: ClientConnection = _connect(url)
+        self.messages: list[dict[str, Any]] = []
+        self.game: dict[str, Any] | None = None
+        self.welcome: dict[str, Any] | None = None
+        self.first: dict[str, Any] | None = None
+        self.send({"type": "hello", "token": token, "last_version": last_version})
+        self.welcome = self.expect("welcome")
+        self.first = self.recv_until(lambda m: m["type"] in ("state", "sync"))
+
+    @classmethod
+    def raw(cls, url: str) -> Client:
+        """A connection that has sent nothing yet."""
+        self = cls.__new__(cls)
+        self.ws = _connect(url)
+        self.messages, self.game, self.welcome, self.first = [], None, None, None
+        return self
+
+    def send(self, message: Any) -> None:
+        self.ws.send(message if isinstance(message, str | bytes) else json.dumps(message))
+
+    def recv(self, timeout: float = WAIT) -> dict[str, Any]:
+        message: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        self.messages.append(message)
+        if message["type"] in ("state", "sync"):
+            self.game = message["game"]
+        return message
+
+    def recv_until(
+        self, pred: Callable[[dict[str, Any]], bool], timeout: float = WAIT
+    ) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no such message within {timeout} s; got {self.tail()}")
+            message = self.recv(left)
+            if pred(message):
+                return message
+
+    def expect(self, kind: str, timeout: float = WAIT) -> dict[str, Any]:
+        return self.recv_until(lambda m: m["type"] == kind, timeout)
+
+    def error(self, code: str, timeout: float = WAIT) -> dict[str, Any]:
+        message = self.expect("error", timeout)
+        assert message["code"] == code, message
+        return message
+
+    def state_at(self, version: int, timeout: float = WAIT) -> dict[str, Any]:
+        """Wait until the game is at ``version`` or later; the latest view."""
+        if self.game is not None and self.game["version"] >= version:
+            return self.game
+        self.recv_until(
+            lambda m: m["type"] in ("state", "sync") and m["game"]["version"] >= version,
+            timeout,
+        )
+        assert self.game is not None
+        return self.game
+
+    def wait_game(
+        self, pred: Callable[[dict[str, Any]], bool], timeout: float = WAIT
+    ) -> dict[str, Any]:
+        """The latest view once ``pred`` holds for it (checking the one already seen first)."""
+        if self.game is None or not pred(self.game):
+            self.recv_until(lambda m: m["type"] in ("state", "sync") and pred(m["game"]), timeout)
+        assert self.game is not None
+        return self.game
+
+    def request(self, message: dict[str, Any], timeout: float = WAIT) -> dict[str, Any]:
+        """Send with an id and return the reply (ack, error or answer) carrying that ref."""
+        ref = uuid.uuid4().hex[:8]
+        self.send({**message, "id": ref})
+        return self.recv_until(lambda m: m.get("ref") == ref, timeout)
+
+    def move(self, move: str, version: int | None = None) -> dict[str, Any]:
+        assert self.game is not None
+        v = self.game["version"] if version is None else version
+        return self.request({"type": "move", "move": move, "version": v})
+
+    def tail(self) -> str:
+        return json.dumps(
+            [{k: m.get(k) for k in ("type", "code", "version")} for m in self.messages[-5:]]
+        )
+
+    def close(self) -> None:
+        self.ws.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# -- fixtures -----------------------------------------------------------------------------------
+
+# The shared server: short grace period and cheap AI help, so tests can wait for them.
+SHARED_ARGS = (
+    "--ai-workers",
+    "1",
+    "--grace",
+    "1.5",
+    "--hint-seconds",
+    "0.2",
+    "--analysis-seconds",
+    "0.3",
+    "--ws-rate",
+    "100",
+    "--ws-burst",
+    "60",
+    "--http-rate",
+    "20",
+    "--http-burst",
+    "40",
+)
+
+
+@pytest.fixture(scope="session", params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    name: str = request.param
+    return name
+
+
+@pytest.fixture(scope="session")
+def server(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    tmp = tmp_path_factory.mktemp(f"server-{backend}")
+    url, drop = database_url(backend, tmp)
+    proc = ServerProcess(url, tmp, *SHARED_ARGS)
+    try:
+        proc.start()
+        yield proc
+    finally:
+        proc.stop()
+        drop()
+
+
+@pytest.fixture
+def fresh_db(backend: str, tmp_path: Path) -> Iterator[str]:
+    """A database of its own for a test that starts its own server."""
+    url, drop = database_url(backend, tmp_path)
+    try:
+        yield url
+    finally:
+        drop()

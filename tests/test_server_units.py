@@ -1,0 +1,125 @@
+"""The server's pure parts, without a server: clocks, rate limits, the views of the engine's
+answers, game setup checks and message parsing."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import patchwork as pw
+from patchwork.server import clocks
+from patchwork.server.creation import new_game_data, rematch_data
+from patchwork.server.errors import ServerError
+from patchwork.server.live import LiveGame, token_hash
+from patchwork.server.ratelimit import KeyedLimiter, TokenBucket
+from patchwork.server.run import build_parser, settings_from
+from patchwork.server.schemas import CreateGame
+from patchwork.server.views import state_view
+from patchwork.server.ws import decode, ref_of, validate
+
+
+def test_fischer_clock_charges_the_mover_and_adds_the_increment() -> None:
+    spec = clocks.ClockSpec("fischer", initial_ms=60_000, increment_ms=2_000)
+    assert spec.allowance_ms == 60_000
+    assert clocks.after_move(spec, 60_000, turn_started=100.0, now=112.5) == 49_500
+    assert clocks.flag_time(49_500, 200.0) == pytest.approx(249.5)
+    assert not clocks.is_flagged(1_000, 10.0, 10.999)
+    assert clocks.is_flagged(1_000, 10.0, 11.0)
+    assert clocks.remaining_now(5_000, 10.0, 12.0) == 3_000
+    assert clocks.remaining_now(5_000, None, 99.0) == 5_000
+    assert clocks.ClockSpec.from_json(spec.to_json()) == spec
+
+
+def test_correspondence_clock_resets_each_move() -> None:
+    spec = clocks.ClockSpec("correspondence", days=2)
+    assert spec.allowance_ms == 2 * clocks.DAY_MS
+    assert clocks.after_move(spec, 5, turn_started=0.0, now=86_000.0) == 2 * clocks.DAY_MS
+    assert clocks.ClockSpec.from_json(spec.to_json()) == spec
+    assert clocks.ClockSpec.from_json(None) is None
+
+
+def test_token_bucket_allows_a_burst_then_the_rate() -> None:
+    bucket = TokenBucket(rate=0.001, burst=3)
+    assert [bucket.take() for _ in range(5)] == [True, True, True, False, False]
+    assert bucket.retry_after() > 0
+    limiter = KeyedLimiter(rate=0.001, burst=1, max_keys=2)
+    assert limiter.check("a") is None and limiter.check("a") is not None
+    assert limiter.check("b") is None and limiter.check("c") is None  # "a" forgotten
+    assert limiter.check("a") is None
+    assert not KeyedLimiter(0, 1).enabled
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_views_are_the_engines_answers(seed: int) -> None:
+    rng = random.Random(seed)
+    rules = pw.Rules(rotation=seed % 2 == 0, flip=seed < 2)
+    state = pw.new_game(seed=seed, rules=rules)
+    while not state.is_terminal():
+        view = state_view(state)
+        legal = state.legal_moves()
+        assert view["legal_moves"] == [str(m) for m in legal]
+        for move in legal:
+            squares = {pw.square_name(r, c) for r, c in move.squares}
+            assert set(view["placements"].get(str(move), [])) == squares
+        assert view["to_move"] == state.current_player
+        assert view["scores"] == list(state.scores())
+        assert [o["patch"] for o in view["offer"]] == list(state.offered)
+        for offer in view["offer"]:
+            assert offer["buyable"] == any(
+                isinstance(m, pw.Buy) and m.patch_id == offer["patch"] for m in legal
+            )
+        assert view["pending_specials"] == state.pending_specials
+        assert pw.State.from_text(view["position"]) == state
+        state = state.apply(rng.choice(legal))
+    end = state_view(state)
+    assert end["legal_moves"] == [] and end["winner"] == state.winner()
+
+
+def test_new_games_are_checked_by_the_engine() -> None:
+    with pytest.raises(ServerError) as e:
+        new_game_data(CreateGame(mode="ai", circle=[0, 1, 2]))
+    assert e.value.code == "invalid_request" and "circle" in e.value.message
+    new = new_game_data(CreateGame(mode="online", seat=1, name="Ann"))
+    data = new.data
+    assert data.status == "waiting" and data.seat1_token == token_hash(new.token)
+    assert data.seat0_token is None and new.invite is not None
+    assert data.invite_hash == token_hash(new.invite)
+    local = new_game_data(CreateGame(mode="local"))
+    assert local.seat is None and local.data.seat0_token == local.data.seat1_token
+    again = rematch_data(local.data)
+    assert again.parent_id == local.data.id and again.first_player == 1
+    assert again.seat0_token == local.data.seat0_token
+    live = LiveGame.build(again, [])
+    assert live.seats_of(local.token) == frozenset({0, 1})
+    assert live.seats_of("nope") == frozenset() and live.seats_of(None) == frozenset()
+
+
+def test_messages_are_checked_before_use() -> None:
+    with pytest.raises(ServerError) as e:
+        decode("{", 100)
+    assert e.value.code == "bad_json"
+    with pytest.raises(ServerError) as e:
+        decode("x" * 101, 100)
+    assert e.value.code == "too_large"
+    with pytest.raises(ServerError) as e:
+        decode("[" * 100_000 + "]" * 100_000, 10**6)
+    assert e.value.code == "bad_json"
+    assert ref_of({"id": 3}) == 3 and ref_of({"id": True}) is None and ref_of([1]) is None
+    bad: object
+    for bad in ([], {"type": "move"}, {"type": "nope"}, {"type": "move", "move": "", "version": 1}):
+        with pytest.raises(ServerError) as e:
+            validate(bad)
+        assert e.value.code == "invalid_message"
+    assert validate({"type": "move", "move": "A", "version": 3, "extra": 1}).version == 3
+
+
+def test_command_line_options() -> None:
+    args = build_parser().parse_args(
+        ["--db", "sqlite:///x.db", "--grace", "5", "--ai-workers", "3"]
+    )
+    settings = settings_from(args)
+    assert settings.db_url == "sqlite:///x.db" and settings.grace_seconds == 5
+    assert settings.ai_workers == 3 and settings.is_sqlite
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["--port", "eighty"])
