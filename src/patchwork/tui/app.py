@@ -16,11 +16,10 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from .. import i18n
-from ..ai import agent_names
 from ..engine import Game, PatchworkError, Rules, new_game
 from ..i18n import _
 from .game_screen import GameScreen
-from .seats import HUMAN, Seat, close_agent, make_seats
+from .seats import HUMAN, Seat, add_game_options, close_agent, make_seats
 from .session import Session
 
 
@@ -80,38 +79,13 @@ class PatchworkApp(App[None]):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    kinds = [HUMAN, *agent_names()]
     parser = argparse.ArgumentParser(
         prog="patchwork play",
         description="Play Patchwork full-screen in the terminal, with the keyboard or the mouse: "
         "against the AI (level1 .. level5), two people at one keyboard, or watch two AIs. "
         "Press ? in the game for the keys.",
     )
-    parser.add_argument(
-        "--opponent",
-        choices=kinds,
-        default="level2",
-        help="who plays against you (default level2; 'human' for two people)",
-    )
-    parser.add_argument(
-        "--seat", type=int, choices=(0, 1), default=0, help="your seat: 0 moves first (default 0)"
-    )
-    parser.add_argument(
-        "--agents",
-        nargs=2,
-        metavar=("P0", "P1"),
-        choices=kinds,
-        help="set both seats instead, e.g. --agents level2 level4 to watch a game",
-    )
-    parser.add_argument("--seed", type=int, help="seed for the setup and the agents")
-    parser.add_argument(
-        "--edition",
-        choices=("revised", "original"),
-        default="revised",
-        help="time board printing: where the special patches lie (default revised)",
-    )
-    parser.add_argument("--no-rotation", action="store_true", help="patches may not be turned")
-    parser.add_argument("--no-flip", action="store_true", help="patches may not be mirrored")
+    add_game_options(parser, opponent="level2", watch="level2 level4")
     parser.add_argument("--load", metavar="FILE", help="continue the game of a record (.json/.txt)")
     parser.add_argument("--save", metavar="FILE", help="write the game record to FILE on leaving")
     parser.add_argument(

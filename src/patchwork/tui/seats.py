@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..ai import Agent, get_agent
+from ..ai import Agent, agent_names, get_agent
 from ..engine import PatchworkError
 from ..i18n import _
 
@@ -32,6 +33,36 @@ class Seat:
         if self.kind.startswith("level") and self.kind[5:].isdigit():
             return _("level {n}").format(n=self.kind[5:])
         return self.kind
+
+
+def add_game_options(parser: argparse.ArgumentParser, opponent: str, watch: str) -> None:
+    """The options both terminal games share: who plays, the seed and the rules."""
+    kinds = [HUMAN, *agent_names()]
+    parser.add_argument(
+        "--opponent",
+        choices=kinds,
+        default=opponent,
+        help=f"who plays against you (default {opponent}; 'human' for two people)",
+    )
+    parser.add_argument(
+        "--seat", type=int, choices=(0, 1), default=0, help="your seat: 0 moves first (default 0)"
+    )
+    parser.add_argument(
+        "--agents",
+        nargs=2,
+        metavar=("P0", "P1"),
+        choices=kinds,
+        help=f"set both seats instead, e.g. --agents {watch} to watch a game",
+    )
+    parser.add_argument("--seed", type=int, help="seed for the setup and the agents")
+    parser.add_argument(
+        "--edition",
+        choices=("revised", "original"),
+        default="revised",
+        help="time board printing: where the special patches lie (default revised)",
+    )
+    parser.add_argument("--no-rotation", action="store_true", help="patches may not be turned")
+    parser.add_argument("--no-flip", action="store_true", help="patches may not be mirrored")
 
 
 def make_seats(kinds: Sequence[str], seed: int | None = None) -> tuple[Seat, Seat]:

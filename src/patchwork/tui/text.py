@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, TextIO
 
-from ..ai import Agent, agent_names, get_agent
+from ..ai import Agent, get_agent
 from ..engine import (
     PATCHES,
     Advance,
@@ -31,11 +31,11 @@ from ..engine import (
     square_name,
 )
 from ..engine.data import BONUS_POINTS, EMPTY_PENALTY, FINAL_SPACE, INCOME_SPACES
+from .seats import HUMAN, add_game_options
 
 InputFn = Callable[[str], str]
 Outcome = Literal["finished", "quit", "interrupted"]
 
-HUMAN = "human"
 COLUMN_LABELS = " ".join("abcdefghi")
 QUILT_WIDTH = 28  # one player's column in the side-by-side view
 EXAMPLE_LIMIT = 6  # placements shown per patch in the short ``moves`` listing
@@ -377,37 +377,12 @@ def save_record(game: Game, seats: Sequence[Seat], path: str, outcome: Outcome) 
 
 
 def build_parser() -> argparse.ArgumentParser:
-    kinds = [HUMAN, *agent_names()]
     parser = argparse.ArgumentParser(
         prog="patchwork play",
         description="Play Patchwork in the terminal: against an agent, two people at one "
         "keyboard, or watch two agents. Type 'help' during the game for the move notation.",
     )
-    parser.add_argument(
-        "--opponent",
-        choices=kinds,
-        default="greedy",
-        help="who plays against you (default: greedy; 'human' for two people)",
-    )
-    parser.add_argument(
-        "--seat", type=int, choices=(0, 1), default=0, help="your seat: 0 moves first (default 0)"
-    )
-    parser.add_argument(
-        "--agents",
-        nargs=2,
-        metavar=("P0", "P1"),
-        choices=kinds,
-        help="set both seats instead, e.g. --agents greedy random to watch a game",
-    )
-    parser.add_argument("--seed", type=int, help="seed for the setup and the agents")
-    parser.add_argument(
-        "--edition",
-        choices=("revised", "original"),
-        default="revised",
-        help="time board printing: where the special patches lie (default revised)",
-    )
-    parser.add_argument("--no-rotation", action="store_true", help="patches may not be turned")
-    parser.add_argument("--no-flip", action="store_true", help="patches may not be mirrored")
+    add_game_options(parser, opponent="greedy", watch="greedy random")
     parser.add_argument("--save", metavar="FILE", help="write the game record to FILE at the end")
     return parser
 
