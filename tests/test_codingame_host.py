@@ -207,7 +207,7 @@ def test_cg_bot_completes_a_game_against_cg_host(tmp_path: Path) -> None:
 
 
 def test_cg_bot_plays_second_against_the_test_bot(tmp_path: Path) -> None:
-    ours = BotSeat(f"{CG_BOT} --time-ms 20 --seed 2", name="cg-bot", time_factor=3)
+    ours = BotSeat(f"{CG_BOT} --time-ms 20 --seed 2", name="cg-bot", time_factor=ROOMY)
     theirs = BotSeat(simple("--seed 2", "--invalid-every 5"), name="simple", time_factor=ROOMY)
     try:
         result = host_game([theirs, ours], seed=6)
