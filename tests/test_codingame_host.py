@@ -195,7 +195,7 @@ def test_cg_bot_completes_a_game_against_cg_host(tmp_path: Path) -> None:
     command = [
         sys.executable, "-m", "patchwork.protocol.cg_host",
         f"{CG_BOT} --time-ms 20 --seed 1", "--vs", "greedy", "--seed", "5",
-        "--relax-time", "3", "--record", str(record),
+        "--relax-time", "5", "--record", str(record),
     ]  # fmt: skip
     run = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
