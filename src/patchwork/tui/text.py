@@ -12,10 +12,8 @@ import argparse
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Literal, TextIO
 
-from ..ai import Agent, get_agent
 from ..engine import (
     PATCHES,
     Advance,
@@ -31,7 +29,7 @@ from ..engine import (
     square_name,
 )
 from ..engine.data import BONUS_POINTS, EMPTY_PENALTY, FINAL_SPACE, INCOME_SPACES
-from .seats import HUMAN, add_game_options
+from .seats import HUMAN, Seat, add_game_options, make_seats
 
 InputFn = Callable[[str], str]
 Outcome = Literal["finished", "quit", "interrupted"]
@@ -42,36 +40,12 @@ EXAMPLE_LIMIT = 6  # placements shown per patch in the short ``moves`` listing
 FULL_LISTING = 40  # list every legal move when there are at most this many
 
 
-@dataclass(frozen=True)
-class Seat:
-    """Who plays a seat: ``agent`` is None for a person typing moves."""
-
-    label: str  # shown in the game: "you", "human", "greedy"
-    record_name: str  # written in the game record
-    agent: Agent | None = None
-
-
-def make_seats(kinds: Sequence[str], seed: int | None = None) -> tuple[Seat, Seat]:
-    """Seats from two kinds ("human" or an agent name); agents get seeds derived from ``seed``."""
-    if len(kinds) != 2:
-        raise PatchworkError("a game needs exactly two players")
-    humans = sum(kind == HUMAN for kind in kinds)
-    seats = []
-    for p, kind in enumerate(kinds):
-        record_name = kind if kinds[0] != kinds[1] else f"{kind} {p}"
-        if kind == HUMAN:
-            seats.append(Seat("you" if humans == 1 else record_name, record_name))
-        else:
-            agent = get_agent(kind, seed=None if seed is None else seed + 1 + p)
-            seats.append(Seat(record_name, record_name, agent))
-    return seats[0], seats[1]
-
-
 # -- drawing --------------------------------------------------------------------------------
 
 
 def _who(seats: Sequence[Seat], p: int) -> str:
-    return f"Player {p} ({seats[p].label})"
+    seat = seats[p]
+    return f"Player {p} ({'you' if seat.is_human and seat.humans == 1 else seat.record_name})"
 
 
 def _side_by_side(columns: Sequence[Sequence[str]], width: int) -> list[str]:
