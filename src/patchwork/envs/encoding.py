@@ -23,13 +23,13 @@ and shape and ``split_observation`` returns named views; docs/envs.md lists ever
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from ..engine import Buy, Move, State, data
+from ..engine import Buy, Move, Rules, State, data, new_game
 from ..engine import kernels as K
 from ..engine.errors import InvalidMoveError, PatchworkError
 from ..engine.moves import move_from_code
@@ -464,3 +464,16 @@ def render_text(state: State, names: tuple[str, str] = ("player 0", "player 1"))
     elif state.pending_specials:
         lines.append(f"{names[state.current_player or 0]} places a special patch")
     return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
+def start_state(options: dict[str, Any], rules: Rules, rng: np.random.Generator) -> State:
+    """The state an episode starts from, as the adapters' ``reset(options=...)`` asks for:
+    a given unfinished ``state``, an explicit ``circle``, or a standard setup from ``rng``."""
+    if "state" in options:
+        state = options["state"]
+        if not isinstance(state, State) or state.is_terminal():
+            raise PatchworkError("the 'state' option must be an unfinished patchwork.State")
+        return state
+    if "circle" in options:
+        return new_game(circle=options["circle"], rules=rules)
+    return new_game(seed=int(rng.integers(2**63)), rules=rules)

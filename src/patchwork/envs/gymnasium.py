@@ -20,7 +20,7 @@ from typing import Any, SupportsFloat
 
 import numpy as np
 
-from ..engine import IllegalMoveError, Move, PatchworkError, Rules, State, new_game
+from ..engine import IllegalMoveError, Move, PatchworkError, Rules, State
 from ..engine import kernels as K
 from . import encoding as E
 from . import missing_extra
@@ -148,14 +148,7 @@ class PatchworkEnv(gym.Env[E.F32, np.int64]):
             seat = int(self.np_random.integers(2))
         if seat not in (0, 1):
             raise PatchworkError(f"agent_player must be 0 or 1, not {seat!r}")
-        if "state" in options:
-            state = options["state"]
-            if not isinstance(state, State) or state.is_terminal():
-                raise PatchworkError("the 'state' option must be an unfinished patchwork.State")
-        elif "circle" in options:
-            state = new_game(circle=options["circle"], rules=self.rules)
-        else:
-            state = new_game(seed=int(self.np_random.integers(2**63)), rules=self.rules)
+        state = E.start_state(options, self.rules, self.np_random)
         self._seat = int(seat)
         self._done = False
         self._state = state

@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..engine import IllegalMoveError, PatchworkError, Rules, State, new_game
+from ..engine import IllegalMoveError, PatchworkError, Rules, State
 from ..engine import kernels as K
 from . import encoding as E
 from . import missing_extra
@@ -117,14 +117,7 @@ class raw_env(AECEnv[str, Observation, int], EzPickle):  # type: ignore[misc]
         if seed is not None:
             self._rng, _ = seeding.np_random(seed)
         options = options or {}
-        if "state" in options:
-            state = options["state"]
-            if not isinstance(state, State) or state.is_terminal():
-                raise PatchworkError("the 'state' option must be an unfinished patchwork.State")
-        elif "circle" in options:
-            state = new_game(circle=options["circle"], rules=self.rules)
-        else:
-            state = new_game(seed=int(self._rng.integers(2**63)), rules=self.rules)
+        state = E.start_state(options, self.rules, self._rng)
         self._state = state
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(self.agents, 0.0)
