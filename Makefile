@@ -24,8 +24,8 @@ serve: install
 	$(BIN)/patchwork serve $(SERVE_ARGS)
 
 lint: install
-	$(BIN)/ruff check src tests
-	$(BIN)/ruff format --check src tests
+	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/ruff format --check src tests benchmarks examples
 
 typecheck: install
 	$(BIN)/mypy
