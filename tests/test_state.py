@@ -100,3 +100,14 @@ def test_neutral_token_skips_and_wraps() -> None:
     assert s.circle == (4, 5, 1, 2)
     s = s.apply(pw.parse_move("1r0@e5"))  # skip 4 and 5
     assert s.circle == (2, 4, 5)
+
+
+def test_score_parts_add_up_to_the_engine_scores() -> None:
+    rng = __import__("random").Random(4)
+    s = pw.new_game(seed=4)
+    while not s.is_terminal():
+        s = s.apply(rng.choice(s.legal_moves()))
+        for p in (0, 1):
+            buttons, bonus, empty = s.score_parts(p)
+            assert s.scores()[p] == buttons + bonus - 2 * empty
+            assert bonus == (7 if s.bonus_owner == p else 0)

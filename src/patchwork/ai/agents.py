@@ -12,9 +12,10 @@ from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
 from ..engine import Move, PatchworkError, State
-from ..engine.data import BOARD_SIZE, BONUS_POINTS, EMPTY_PENALTY, FINAL_SPACE, INCOME_SPACES
+from ..engine.data import BOARD_SIZE, BONUS_POINTS, EMPTY_PENALTY, FINAL_SPACE
 from ..engine.kernels import BUY_BASE
 from ..engine.moves import move_from_code
+from ..engine.tables import PAYDAYS_AHEAD
 from . import policy
 from .limit import Limit
 
@@ -73,8 +74,6 @@ _COL_FIRST = _mask(lambda r, c: c == 0)
 _COL_LAST = _mask(lambda r, c: c == BOARD_SIZE - 1)
 _ROW_FIRST = _mask(lambda r, c: r == 0)
 _ROW_LAST = _mask(lambda r, c: r == BOARD_SIZE - 1)
-# Income marks still to come from each time-board space (a mark fires once it is passed).
-_MARKS_AHEAD = tuple(sum(1 for m in INCOME_SPACES if m > pos) for pos in range(FINAL_SPACE + 1))
 
 
 def board_quality(covered: int) -> float:
@@ -112,7 +111,7 @@ def evaluate(state: State, player: int) -> float:
     quilt = me.quilt
     value = float(
         me.buttons
-        + me.income * _MARKS_AHEAD[me.position]
+        + me.income * int(PAYDAYS_AHEAD[me.position])
         + (FINAL_SPACE - me.position)
         - EMPTY_PENALTY * quilt.empty_squares
     )

@@ -19,12 +19,12 @@ from numba import njit
 from ..engine import data
 from ..engine import kernels as K
 from ..engine.tables import (
-    INCOME_SPACES,
     MODE_COUNT,
     MODE_INDEX,
     PATCH_BUTTONS,
     PATCH_INCOME,
     PATCH_TIME,
+    PAYDAYS_AHEAD,
     PL_HI,
     PL_LO,
     SPLIT_ROW,
@@ -125,20 +125,11 @@ def special_score(lo: int, hi: int, sq: int) -> float:
 
 
 @njit(cache=True)
-def paydays_ahead(position: int) -> int:
-    n = 0
-    for mark in INCOME_SPACES:
-        if mark > position:
-            n += 1
-    return n
-
-
-@njit(cache=True)
 def patch_rate(patch: int, position: int) -> float:
     """Points a patch is worth per space of time it costs (advancing earns about 1)."""
     value = (
         2.0 * PATCH_CELLS[patch]
-        + PATCH_INCOME[patch] * paydays_ahead(position)
+        + PATCH_INCOME[patch] * PAYDAYS_AHEAD[position]
         - PATCH_BUTTONS[patch]
     )
     return value / max(PATCH_TIME[patch], 1)

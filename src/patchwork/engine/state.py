@@ -139,6 +139,13 @@ class State:
         """Buttons + 7 for the bonus tile - 2 per empty square (also before the end)."""
         return int(K.score(self._v, 0)), int(K.score(self._v, 1))
 
+    def score_parts(self, player: int) -> tuple[int, int, int]:
+        """What ``scores()[player]`` is made of: (buttons, bonus points, empty squares); the
+        score is buttons + bonus - EMPTY_PENALTY x empty squares."""
+        me = self.players[player]
+        bonus = data.BONUS_POINTS if self.bonus_owner == player else 0
+        return me.buttons, bonus, me.quilt.empty_squares
+
     def winner(self) -> int | None:
         """The winner of a finished game (ties go to the first to reach the end)."""
         return int(K.winner(self._v)) if self.is_terminal() else None

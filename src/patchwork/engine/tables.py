@@ -176,6 +176,11 @@ PATCH_BUTTONS: I64 = np.array([p.buttons for p in data.PATCHES], dtype=np.int64)
 PATCH_TIME: I64 = np.array([p.time for p in data.PATCHES], dtype=np.int64)
 PATCH_INCOME: I64 = np.array([p.income for p in data.PATCHES], dtype=np.int64)
 INCOME_SPACES: I64 = np.array(data.INCOME_SPACES, dtype=np.int64)
+# [space] -> income marks still ahead of a token there (paydays left).
+PAYDAYS_AHEAD: I64 = np.array(
+    [sum(1 for m in data.INCOME_SPACES if m > s) for s in range(data.FINAL_SPACE + 1)],
+    dtype=np.int64,
+)
 EDITION_INDEX = {edition: i for i, edition in enumerate(data.EDITIONS)}
 SPECIAL_SPACES: I64 = np.array([data.SPECIAL_SPACES[e] for e in data.EDITIONS], dtype=np.int64)
 FULL_LO, FULL_HI = bits_of((r, c) for r in range(data.BOARD_SIZE) for c in range(data.BOARD_SIZE))

@@ -39,6 +39,7 @@ from ..engine.tables import (
     PATCH_BUTTONS,
     PATCH_INCOME,
     PATCH_TIME,
+    PAYDAYS_AHEAD,
     PL_COL,
     PL_ORIENT,
     PL_PATCH,
@@ -347,9 +348,7 @@ for _p in data.PATCHES:
         PATCH_INCOME[_p.id] / 3.0,
         len(_p.cells) / 8.0,
     )
-_MARKS_AHEAD = np.array(
-    [sum(1 for m in data.INCOME_SPACES if m > pos) for pos in range(SPACES)], dtype=np.float32
-) / len(data.INCOME_SPACES)
+_MARKS_AHEAD = PAYDAYS_AHEAD[:SPACES].astype(np.float32) / len(data.INCOME_SPACES)
 _INCOME_MARKS = np.zeros(SPACES, dtype=np.float32)
 _INCOME_MARKS[list(data.INCOME_SPACES)] = 1.0
 _DISTANCE = (np.arange(NUM_PATCHES, dtype=np.float32) + 1.0) / NUM_PATCHES

@@ -129,15 +129,15 @@ def score_lines(state: State, seats: tuple[Seat, Seat]) -> list[str]:
         ),
         "",
     ]
-    for p, player in enumerate(state.players):
-        bonus = BONUS_POINTS if state.bonus_owner == p else 0
+    for p in (0, 1):
+        buttons, bonus, empty = state.score_parts(p)
         lines.append(
             _("{name}: {buttons} + {bonus} - {penalty} x {empty} = {score}").format(
                 name=name(seats, p),
-                buttons=player.buttons,
+                buttons=buttons,
                 bonus=bonus,
                 penalty=EMPTY_PENALTY,
-                empty=player.quilt.empty_squares,
+                empty=empty,
                 score=scores[p],
             )
         )

@@ -28,7 +28,7 @@ from ..engine import (
     new_game,
     square_name,
 )
-from ..engine.data import BONUS_POINTS, EMPTY_PENALTY, FINAL_SPACE, INCOME_SPACES
+from ..engine.data import EMPTY_PENALTY, FINAL_SPACE, INCOME_SPACES
 from .seats import HUMAN, Seat, add_game_options, make_seats
 
 InputFn = Callable[[str], str]
@@ -221,12 +221,10 @@ def scores_text(state: State, seats: Sequence[Seat]) -> str:
     """The final (or current) scores broken down, and the winner with the tie-break if used."""
     scores = state.scores()
     lines = [f"Scores: buttons + bonus tile - {EMPTY_PENALTY} x empty squares"]
-    for p, player in enumerate(state.players):
-        bonus = BONUS_POINTS if state.bonus_owner == p else 0
-        empty = player.quilt.empty_squares
+    for p in (0, 1):
+        buttons, bonus, empty = state.score_parts(p)
         lines.append(
-            f"  {_who(seats, p)}: {player.buttons} + {bonus} - {EMPTY_PENALTY} x {empty}"
-            f" = {scores[p]}"
+            f"  {_who(seats, p)}: {buttons} + {bonus} - {EMPTY_PENALTY} x {empty} = {scores[p]}"
         )
     winner = state.winner()
     if winner is None:
