@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
 
-.PHONY: install play serve test lint typecheck unit nojit bench clean
+.PHONY: install play serve test lint typecheck unit nojit bench clean browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,7 +30,18 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
-unit: install
+# The web client's tests drive Debian's Chromium (never a downloaded browser build).
+CHROMIUM ?= /usr/bin/chromium
+browser:
+	@test -x $(CHROMIUM) || { \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing Debian's chromium for the browser tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core; \
+	  else \
+	    echo "the browser tests need $(CHROMIUM): run 'sudo apt-get install chromium'" >&2; exit 1; \
+	  fi; }
+
+unit: install browser
 	$(BIN)/python -m pytest -q
 
 # The rules also hold as plain Python (how coverage and debugging see them).
