@@ -123,3 +123,34 @@ def test_command_line_options() -> None:
     assert settings.ai_workers == 3 and settings.is_sqlite
     with pytest.raises(SystemExit):
         build_parser().parse_args(["--port", "eighty"])
+
+
+def test_advance_view_is_what_the_engine_gives() -> None:
+    # RULES.md check 3: me on 4, opponent on 10, advance: to 11, +7 buttons, income twice.
+    circle = ",".join(str(i) for i in range(1, 33)) + ",0"
+    text = f"revised:rf {circle} 4,5,2,9/9/9/9/9/9/9/9/9 10,5,0,9/9/9/9/9/9/9/9/9 0 - - - "
+    state = pw.State.from_text(text + "26,32,38,44,50")
+    assert state_view(state)["advance"] == {"buttons": 7 + 2 * 2, "position": 11, "specials": 0}
+    # Original edition: crossing 20 and 26 picks up both special patches.
+    state = pw.State.from_text(
+        f"original:rf {circle} 19,5,0,9/9/9/9/9/9/9/9/9 25,5,0,9/9/9/9/9/9/9/9/9 0 - - - "
+        "20,26,32,44,50"
+    )
+    assert state_view(state)["advance"] == {"buttons": 7, "position": 26, "specials": 2}
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_score_parts_add_up_to_the_scores(seed: int) -> None:
+    rng = random.Random(seed)
+    state = pw.new_game(seed=seed)
+    while not state.is_terminal():
+        view = state_view(state)
+        for p, parts in enumerate(view["score_parts"]):
+            assert parts["buttons"] + parts["bonus"] - parts["penalty"] == view["scores"][p]
+            assert parts["empty_squares"] == view["players"][p]["empty_squares"]
+            assert parts["penalty"] == 2 * parts["empty_squares"]
+        if view["advance"] is not None:
+            after = state.apply(pw.Advance())
+            assert view["advance"]["position"] == after.players[state.current_player].position
+        state = state.apply(rng.choice(state.legal_moves()))
+    assert state_view(state)["advance"] is None

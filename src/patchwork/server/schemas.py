@@ -152,6 +152,23 @@ class ResultView(BaseModel):
     scores: list[int] | None
 
 
+class ScoreParts(BaseModel):
+    """A score taken apart: ``buttons + bonus - penalty`` (penalty: the empty squares' cost)."""
+
+    buttons: int
+    bonus: int
+    empty_squares: int
+    penalty: int
+
+
+class AdvanceView(BaseModel):
+    """What advancing would give the player to move now (the engine applies it to tell)."""
+
+    buttons: int
+    position: int
+    specials: int
+
+
 class RematchView(BaseModel):
     offered_by: int | None
     game_id: str | None
@@ -180,6 +197,8 @@ class GameView(BaseModel):
     legal_moves: list[str]
     placements: dict[str, list[str]]
     scores: list[int]
+    score_parts: list[ScoreParts]
+    advance: AdvanceView | None
     winner: int | None
     history: list[HistoryEntry]
     result: ResultView | None

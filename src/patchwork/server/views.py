@@ -10,7 +10,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from ..ai.levels import DESCRIPTIONS
-from ..engine import PATCHES, Buy, Game, Move, State, square_name
+from ..engine import PATCHES, Advance, Buy, Game, Move, State, square_name
 from ..engine import data as pwdata
 from ..engine.moves import move_from_code
 from .models import GameData
@@ -42,6 +42,33 @@ def patch_view(patch_id: int) -> dict[str, Any]:
         "income": p.income,
         "shape": list(p.shape),
     }
+
+
+def advance_view(state: State) -> dict[str, Any] | None:
+    """What advancing (action A) would give the player to move, by applying it in the engine:
+    the buttons gained (spaces moved plus any income marks crossed), the space it reaches and
+    the special patches it picks up. ``None`` when advancing is not a legal move now."""
+    if state.is_terminal() or not state.is_legal(Advance()):
+        return None
+    me = state.current_player
+    after = state.apply(Advance())
+    return {
+        "buttons": after.players[me].buttons - state.players[me].buttons,
+        "position": after.players[me].position,
+        "specials": after.pending_specials if after.current_player == me else 0,
+    }
+
+
+def score_parts_view(state: State) -> list[dict[str, int]]:
+    """Each score taken apart as the engine counts it: buttons + bonus - penalty."""
+    parts = []
+    for p in (0, 1):
+        buttons, bonus, empty = state.score_parts(p)
+        penalty = buttons + bonus - state.scores()[p]
+        parts.append(
+            {"buttons": buttons, "bonus": bonus, "empty_squares": empty, "penalty": penalty}
+        )
+    return parts
 
 
 def state_view(state: State) -> dict[str, Any]:
@@ -76,6 +103,8 @@ def state_view(state: State) -> dict[str, Any]:
         "legal_moves": [text for text, _ in legal],
         "placements": {text: list(squares) for text, squares in legal if squares},
         "scores": list(scores),
+        "score_parts": score_parts_view(state),
+        "advance": advance_view(state),
         "winner": state.winner(),
     }
 
