@@ -48,9 +48,9 @@ def advance_view(state: State) -> dict[str, Any] | None:
     """What advancing (action A) would give the player to move, by applying it in the engine:
     the buttons gained (spaces moved plus any income marks crossed), the space it reaches and
     the special patches it picks up. ``None`` when advancing is not a legal move now."""
-    if state.is_terminal() or not state.is_legal(Advance()):
-        return None
     me = state.current_player
+    if me is None or not state.is_legal(Advance()):
+        return None
     after = state.apply(Advance())
     return {
         "buttons": after.players[me].buttons - state.players[me].buttons,
