@@ -1,10 +1,14 @@
 """The strength table of the README: each level against greedy and against the level below.
 
-    python benchmarks/strength.py run level3:level2:200 level4:level3:60 ...   # play, save JSON
+    python benchmarks/strength.py run level3:level2:200 level4:level3:200 ...  # play, save JSON
+    python benchmarks/strength.py run --workers 2 level5@iterations=150000:level4:40
     python benchmarks/strength.py table                                       # markdown rows
 
-Each match is a `patchwork tournament` of paired setups (seats swapped); its JSON lands in
-benchmarks/results/A_vs_B.json, and `table` turns every saved result into a README row.
+Each match is a `patchwork tournament` of paired setups (seats swapped, seed 2026); its JSON
+lands in benchmarks/results/A_vs_B.json (settings after `@` left out of the file name), and
+`table` turns every saved result into a README row. Levels 3 and 4 are set in iterations, so
+their games do not depend on how busy the machine is; level 5 is timed, so its matches name an
+iteration count instead (what it searches per core in 5 s on an idle core here).
 """
 
 from __future__ import annotations
@@ -20,10 +24,13 @@ RESULTS = Path(__file__).parent / "results"
 
 def run(matches: list[str]) -> None:
     RESULTS.mkdir(exist_ok=True)
+    workers = 1
+    if matches[:1] == ["--workers"]:
+        workers, matches = int(matches[1]), matches[2:]
     for match in matches:
         a, b, games = match.split(":")
-        out = RESULTS / f"{a}_vs_{b}.json"
-        result = run_tournament([a, b], int(games), workers=1, seed=2026, out=str(out))
+        out = RESULTS / f"{a.split('@')[0]}_vs_{b.split('@')[0]}.json"
+        result = run_tournament([a, b], int(games), workers=workers, seed=2026, out=str(out))
         print(f"{a} vs {b}: {result.wins()} over {len(result.games)} games -> {out}")
 
 

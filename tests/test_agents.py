@@ -133,6 +133,45 @@ def test_get_agent_errors() -> None:
         get_agent("random", depth=3)
 
 
+def test_get_agent_with_settings() -> None:
+    from patchwork.ai import MCTSAgent
+    from patchwork.ai.limit import Limit
+
+    agent = get_agent("level4@iterations=2000,exact_endgame=no", seed=1)
+    assert isinstance(agent, MCTSAgent)
+    assert agent.default_limit == Limit(iterations=2000)
+    assert not agent.exact_endgame
+    assert get_agent("mcts@time=0.5").default_limit == Limit(time=0.5)
+    # Keyword options given in code win over the spec's.
+    assert get_agent("mcts@workers=2", workers=1).workers == 1
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("mcts@depth=3", "bad setting 'depth=3'"),
+        ("mcts@iterations", "bad setting 'iterations'"),
+        ("mcts@iterations=many", "bad value for iterations"),
+        ("mcts@exact_endgame=maybe", "'maybe' is not yes or no"),
+        ("mcts@iterations=0", "at least 1"),
+        ("greedy@workers=2", "bad options for agent 'greedy@workers=2'"),
+    ],
+)
+def test_get_agent_bad_settings(spec: str, message: str) -> None:
+    with pytest.raises(pw.PatchworkError, match=message):
+        get_agent(spec)
+
+
+def test_levels_three_and_four_are_set_in_iterations() -> None:
+    """So they play alike on any machine, and repeat a game exactly with a seed."""
+    from patchwork.ai import level
+    from patchwork.ai.limit import Limit
+
+    assert level(3).default_limit == Limit(iterations=300)
+    assert level(4).default_limit == Limit(iterations=10_000)
+    assert level(5).default_limit == Limit(time=5.0)
+
+
 @pytest.mark.parametrize("cls", [RandomAgent, GreedyAgent])
 def test_no_move_in_a_finished_game(cls: type[RandomAgent] | type[GreedyAgent]) -> None:
     end = play_out(pw.new_game(seed=4), (RandomAgent(0), RandomAgent(1)))[-1]

@@ -8,6 +8,7 @@ from typing import Any
 from ..engine.errors import PatchworkError
 from .agents import Agent, GreedyAgent, RandomAgent
 from .levels import LEVELS, level
+from .limit import Limit
 from .policy_agent import PolicyAgent
 from .search import MCTSAgent
 
@@ -33,14 +34,60 @@ def agent_names() -> tuple[str, ...]:
     return tuple(AGENTS)
 
 
+# What a spec's options may set, and how their text is read.
+SPEC_OPTIONS: dict[str, Callable[[str], Any]] = {
+    "time": float,
+    "iterations": int,
+    "workers": int,
+    "exact_endgame": lambda text: _flag(text),
+    "reuse": lambda text: _flag(text),
+    "noise": float,
+}
+
+
+def _flag(text: str) -> bool:
+    if text.lower() in ("1", "true", "yes", "on"):
+        return True
+    if text.lower() in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"{text!r} is not yes or no")
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"level4@iterations=10000,workers=2"`` -> ``("level4", {"limit": ..., "workers": 2})``:
+    a name with settings, so tournaments and benchmarks can vary an agent from the command line."""
+    name, _at, settings = spec.partition("@")
+    options: dict[str, Any] = {}
+    limit: dict[str, Any] = {}
+    for item in filter(None, (s.strip() for s in settings.split(","))):
+        key, eq, value = item.partition("=")
+        key = key.strip().replace("-", "_")
+        read = SPEC_OPTIONS.get(key)
+        if not eq or read is None:
+            raise PatchworkError(
+                f"bad setting {item!r} in agent {spec!r}: write key=value with a key among "
+                f"{', '.join(SPEC_OPTIONS)}"
+            )
+        try:
+            parsed = read(value.strip())
+        except ValueError as e:
+            raise PatchworkError(f"bad value for {key} in agent {spec!r}: {e}") from None
+        (limit if key in ("time", "iterations") else options)[key] = parsed
+    if limit:
+        options["limit"] = Limit(**limit)
+    return name, options
+
+
 def get_agent(name: str, **options: Any) -> Agent:
     """Build an agent by name, e.g. ``get_agent("level3", seed=7)``; ``level1``-``level5``
-    are the ladder for people, ``mcts`` the searcher with its options."""
-    key = name.strip().lower().replace(" ", "")
+    are the ladder for people, ``mcts`` the searcher with its options. The name may carry
+    settings after ``@``: ``get_agent("mcts@iterations=5000,workers=2")``."""
+    base, settings = parse_spec(name)
+    key = base.strip().lower().replace(" ", "")
     factory = AGENTS.get(key)
     if factory is None:
         raise PatchworkError(f"unknown agent {name!r}: choose one of {', '.join(AGENTS)}")
     try:
-        return factory(**options)
+        return factory(**{**settings, **options})
     except TypeError as e:
         raise PatchworkError(f"bad options for agent {name!r}: {e}") from None
