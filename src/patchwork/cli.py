@@ -5,47 +5,76 @@ from __future__ import annotations
 import importlib
 import sys
 
-from . import __version__
+from . import __version__, i18n
+from .i18n import N_, _, fmt
 
 # command -> (the module whose ``main(argv) -> int`` runs it, what it does)
 COMMANDS: dict[str, tuple[str, str]] = {
     "play": (
         "patchwork.tui.app",
-        "play full-screen in the terminal (against the AI, two people, or watch);\n"
-        "              'play --plain' for the line-by-line text game",
+        N_(
+            "play full-screen in the terminal (against the AI, two people, or watch);\n"
+            "'play --plain' for the line-by-line text game"
+        ),
     ),
-    "serve": ("patchwork.server", "run the game server (HTTP and websockets, games in a database)"),
-    "tournament": ("patchwork.ai.tournament", "play agents against each other and measure them"),
-    "engine": ("patchwork.protocol.engine_server", "speak the engine protocol on stdin/stdout"),
-    "cg-host": ("patchwork.protocol.cg_host", "referee a CodinGame Patchwork bot's game"),
-    "cg-bot": ("patchwork.protocol.cg_bot", "play as a CodinGame Patchwork bot"),
-    "bench": ("patchwork.bench", "measure the speed of the compiled engine and the searcher"),
+    "serve": (
+        "patchwork.server",
+        N_("run the game server (HTTP and websockets, games in a database)"),
+    ),
+    "tournament": (
+        "patchwork.ai.tournament",
+        N_("play agents against each other and measure them"),
+    ),
+    "engine": ("patchwork.protocol.engine_server", N_("speak the engine protocol on stdin/stdout")),
+    "cg-host": ("patchwork.protocol.cg_host", N_("referee a CodinGame Patchwork bot's game")),
+    "cg-bot": ("patchwork.protocol.cg_bot", N_("play as a CodinGame Patchwork bot")),
+    "bench": ("patchwork.bench", N_("measure the speed of the compiled engine and the searcher")),
 }
+INDENT = " " * 15
 
-USAGE = (
-    "usage: patchwork COMMAND [options]\n\ncommands:\n"
-    + "".join(f"  {name:<11} {text}\n" for name, (_, text) in COMMANDS.items())
-    + "\nRun 'patchwork COMMAND --help' for a command's options.\n"
-)
+
+def usage() -> str:
+    """The command's help, in the current language."""
+    lines = [_("usage: patchwork COMMAND [options]"), "", _("commands:")]
+    for name, (_module, text) in COMMANDS.items():
+        first, *rest = _(text).split("\n")
+        lines.append(f"  {name:<11}  {first}")
+        lines += [INDENT + line for line in rest]
+    lines += [
+        "",
+        _("Run 'patchwork COMMAND --help' for a command's options."),
+        _("Languages: --lang en, fa, pt, ru or fi (default: the system locale)."),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+USAGE = usage()
 
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    i18n.set_language(i18n.lang_option(args))
+    if args and args[0] == "--lang" and len(args) >= 2:
+        # ``patchwork --lang fa play``: the language is for the command (which takes --lang).
+        args = [*args[2:3], *args[:2], *args[3:]] if len(args) > 2 else []
+    elif args and args[0].startswith("--lang="):
+        args = [*args[1:2], args[0], *args[2:]]
     if not args or args[0] in ("-h", "--help", "help"):
-        print(USAGE, end="")
+        print(usage(), end="")
         return 0
     if args[0] in ("-V", "--version", "version"):
         print(f"patchwork-game {__version__}")
         return 0
     if args[0] not in COMMANDS:
-        print(f"patchwork: unknown command {args[0]!r}\n\n{USAGE}", end="", file=sys.stderr)
+        message = fmt(_("patchwork: unknown command {command!r}"), command=args[0])
+        print(f"{message}\n\n{usage()}", end="", file=sys.stderr)
         return 2
     module = importlib.import_module(COMMANDS[args[0]][0])
     try:
         code: int = module.main(args[1:])
         return code
     except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
+        print("\n" + _("interrupted"), file=sys.stderr)
         return 130
 
 

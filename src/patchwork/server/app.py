@@ -14,10 +14,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from ..engine import new_game
-from . import routes, views, ws
+from ..i18n import N_, Translator, translator
+from . import i18n_routes, routes, views, ws
 from .ai_runner import AIRunner
 from .config import Settings
-from .errors import ServerError
+from .errors import ServerError, request_language
 from .hub import Hub
 from .middleware import GuardMiddleware
 from .service import GameService
@@ -40,12 +41,17 @@ def _error(status: int, code: str, message: str, **extra: object) -> JSONRespons
     return JSONResponse({"error": {"code": code, "message": message, **extra}}, status)
 
 
-def _describe(exc: RequestValidationError) -> str:
+# Starlette's own texts for the HTTP errors it raises (marked so that they get translated).
+HTTP_DETAILS = (N_("Not Found"), N_("Method Not Allowed"))
+
+
+def _describe(exc: RequestValidationError, t: Translator) -> str:
+    """The first problems pydantic found (its own words are English), or a general text."""
     parts = []
     for item in exc.errors()[:3]:
         where = ".".join(str(x) for x in item.get("loc", ()) if x != "body")
         parts.append(f"{where}: {item.get('msg')}" if where else str(item.get("msg")))
-    return "; ".join(parts) or "the request is not valid"
+    return "; ".join(parts) or t.gettext("the request is not valid")
 
 
 def _warm_up_engine() -> None:
@@ -105,32 +111,40 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
 
     @app.exception_handler(ServerError)
-    async def _server_error(_request: Request, exc: ServerError) -> JSONResponse:
+    async def _server_error(request: Request, exc: ServerError) -> JSONResponse:
         headers = None
         retry = exc.extra.get("retry_after")
-        response = JSONResponse({"error": exc.body()}, exc.status, headers=headers)
+        body = exc.body(request_language(request))
+        response = JSONResponse({"error": body}, exc.status, headers=headers)
         if retry is not None:
             response.headers["retry-after"] = str(max(1, round(float(retry))))
         return response
 
     @app.exception_handler(RequestValidationError)
-    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        t = translator(request_language(request))
         bad_json = any(e.get("type") == "json_invalid" for e in exc.errors())
         if bad_json:
-            return _error(400, "bad_json", f"the body is not valid JSON: {_describe(exc)}")
-        return _error(422, "invalid_request", _describe(exc))
+            message = t.format(
+                N_("the body is not valid JSON: {details}"), details=_describe(exc, t)
+            )
+            return _error(400, "bad_json", message)
+        return _error(422, "invalid_request", _describe(exc, t))
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "not_allowed"}.get(exc.status_code, "invalid_request")
-        return _error(exc.status_code, code, str(exc.detail))
+        t = translator(request_language(request))
+        return _error(exc.status_code, code, t.gettext(str(exc.detail)))
 
     @app.exception_handler(Exception)
-    async def _crash(_request: Request, exc: Exception) -> JSONResponse:
+    async def _crash(request: Request, exc: Exception) -> JSONResponse:
         log.exception("request failed", exc_info=exc)
-        return _error(500, "internal_error", "the server failed on this request")
+        t = translator(request_language(request))
+        return _error(500, "internal_error", t.gettext("the server failed on this request"))
 
     app.state.settings = settings
     app.include_router(routes.router)
     app.include_router(ws.router)
+    app.include_router(i18n_routes.router)
     return app

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..engine import State
+from ..i18n import N_
 from .errors import ServerError
 from .live import LiveGame
 
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
 def _human_seat(svc: GameService, live: LiveGame, token: str | None) -> int:
     seats = svc.seats(live, token)
     if live.data.mode != "ai":
-        raise ServerError("not_allowed", "hints and analysis are for games against the AI")
+        raise ServerError("not_allowed", N_("hints and analysis are for games against the AI"))
     return min(seats)
 
 
@@ -26,7 +27,7 @@ async def hint(svc: GameService, game_id: str, token: str | None) -> dict[str, A
     svc.require_active(live)
     state = live.game.state
     if state.current_player != seat:
-        raise ServerError("not_your_turn", "a hint is for your own turn")
+        raise ServerError("not_your_turn", N_("a hint is for your own turn"))
     version = live.version
     result = await _analyse(svc, live, state, svc.settings.hint_seconds)
     return {
@@ -47,12 +48,16 @@ async def analysis(
     moves = live.game.moves
     ply = len(moves) if ply is None else ply
     if ply > len(moves):
-        raise ServerError("not_found", f"the game has {len(moves)} moves, not {ply}")
+        raise ServerError(
+            "not_found",
+            N_("the game has {moves} moves, not {ply}"),
+            {"moves": len(moves), "ply": ply},
+        )
     state = live.game.start
     for m in moves[:ply]:
         state = state.apply(m)
     if state.is_terminal():
-        raise ServerError("game_over", "the game is over at that point: nothing to analyse")
+        raise ServerError("game_over", N_("the game is over at that point: nothing to analyse"))
     result = await _analyse(svc, live, state, svc.settings.analysis_seconds)
     return {"version": version, "ply": ply, **result}
 
@@ -61,11 +66,11 @@ async def _analyse(
     svc: GameService, live: LiveGame, state: State, seconds: float
 ) -> dict[str, Any]:
     if live.analysing:
-        raise ServerError("busy", "an analysis of this game is already running")
+        raise ServerError("busy", N_("an analysis of this game is already running"))
     live.analysing = True
     try:
         return await svc.ai.analyse(state.to_text(), seconds, live.data.ai_seed % 2**31)
     except Exception:
-        raise ServerError("unavailable", "the analysis failed; try again") from None
+        raise ServerError("unavailable", N_("the analysis failed; try again")) from None
     finally:
         live.analysing = False

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
+
+from starlette.requests import HTTPConnection
+from starlette.types import Scope
+
+from ..i18n import N_, negotiate, supported, translator
 
 # code -> HTTP status (websocket errors carry the same codes)
 STATUS: dict[str, int] = {
@@ -38,23 +44,55 @@ STATUS: dict[str, int] = {
 
 
 class ServerError(Exception):
-    """A request that cannot be carried out; nothing was changed."""
+    """A request that cannot be carried out; nothing was changed.
 
-    def __init__(self, code: str, message: str, **extra: Any) -> None:
-        super().__init__(message)
+    ``message`` is an English template marked with ``N_`` and filled from ``params``: the
+    client gets it in the language of its request (:meth:`body`), the log in English. The
+    ``code`` is the same in every language: clients act on it, people read the message."""
+
+    def __init__(
+        self, code: str, message: str, /, params: Mapping[str, Any] | None = None, **extra: Any
+    ) -> None:
+        self.template = message
+        self.params = dict(params or {})
+        self.message = message.format(**self.params) if self.params else message
+        super().__init__(self.message)
         if code not in STATUS:
             raise ValueError(f"unknown error code {code!r}")
         self.code = code
-        self.message = message
         self.extra = extra
 
     @property
     def status(self) -> int:
         return STATUS[self.code]
 
-    def body(self) -> dict[str, Any]:
-        return {"code": self.code, "message": self.message, **self.extra}
+    def text(self, lang: str | None = None) -> str:
+        """The message in ``lang`` (English when None or not shipped)."""
+        if not lang:
+            return self.message
+        t = translator(lang)
+        template = t.gettext(self.template)
+        return t.format_text(template, **self.params) if self.params else template
+
+    def body(self, lang: str | None = None) -> dict[str, Any]:
+        return {"code": self.code, "message": self.text(lang), **self.extra}
 
 
 def not_found(game_id: str) -> ServerError:
-    return ServerError("game_not_found", f"there is no game {game_id!r}")
+    return ServerError("game_not_found", N_("there is no game {game_id!r}"), {"game_id": game_id})
+
+
+def language_of(query_lang: str | None, accept_language: str | None) -> str:
+    """The language to answer in: ``?lang=`` when it names a shipped language, else the
+    best match of ``Accept-Language``, else English."""
+    return supported(query_lang) or negotiate(accept_language)
+
+
+def request_language(conn: HTTPConnection) -> str:
+    """:func:`language_of` an HTTP request or a websocket handshake."""
+    return language_of(conn.query_params.get("lang"), conn.headers.get("accept-language"))
+
+
+def scope_language(scope: Scope) -> str:
+    """:func:`request_language` from a raw ASGI scope (for middleware)."""
+    return request_language(HTTPConnection(scope))

@@ -7,6 +7,8 @@ import json
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..i18n import N_, translator
+from .errors import scope_language
 from .ratelimit import KeyedLimiter
 
 _WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -37,22 +39,24 @@ class GuardMiddleware:
             key = f"{client[0] if client else '-'} {scope['path']}"
             wait = self.limiter.check(key)
             if wait is not None:
+                t = translator(scope_language(scope))
                 await send_error(
                     send,
                     429,
                     "rate_limited",
-                    f"too many requests; try again in {wait:.1f} s",
+                    t.format(N_("too many requests; try again in {seconds:.1f} s"), seconds=wait),
                     {"retry-after": str(max(1, round(wait)))},
                 )
                 return
         headers = dict(scope.get("headers") or [])
         length = headers.get(b"content-length")
-        too_large = f"request bodies are at most {self.max_body} bytes"
+        t = translator(scope_language(scope))
+        too_large = t.format(N_("request bodies are at most {limit} bytes"), limit=self.max_body)
         if length is not None:
             try:
                 declared = int(length)
             except ValueError:
-                await send_error(send, 400, "invalid_request", "bad Content-Length")
+                await send_error(send, 400, "invalid_request", t.gettext("bad Content-Length"))
                 return
             if declared > self.max_body:
                 await send_error(send, 413, "too_large", too_large)

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from .. import __version__
+from ..i18n import N_
 from . import assist, reading
 from .errors import ServerError
 from .schemas import (
@@ -63,7 +64,7 @@ async def healthz(svc: Service) -> dict[str, Any]:
     try:
         await svc.store.call(svc.store.ping)
     except Exception:
-        raise ServerError("unavailable", "the database is unreachable") from None
+        raise ServerError("unavailable", N_("the database is unreachable")) from None
     return {
         "status": "ok",
         "database": "ok",

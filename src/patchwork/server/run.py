@@ -6,6 +6,8 @@ import argparse
 import logging
 import sys
 
+from .. import i18n
+from ..i18n import _
 from .config import Settings
 
 DEFAULTS = Settings()
@@ -14,28 +16,38 @@ DEFAULTS = Settings()
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="patchwork serve",
-        description="Serve Patchwork games over HTTP and websockets (API docs at /docs).",
+        description=_(
+            "Serve Patchwork games over HTTP and websockets (API docs at /docs). Each request "
+            "is answered in the language it asks for (?lang=, Accept-Language, the websocket "
+            "hello's lang), English by default."
+        ),
     )
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
+    p.add_argument("--host", default="127.0.0.1", help=_("address to listen on (127.0.0.1)"))
+    p.add_argument("--port", type=int, default=8000, help=_("port to listen on (8000)"))
     p.add_argument(
         "--db",
         default=DEFAULTS.db_url,
-        help="SQLAlchemy database URL (sqlite:///patchwork.db; PostgreSQL: "
-        "postgresql+psycopg://user@host/db); the schema is created and migrated at start",
+        help=_(
+            "SQLAlchemy database URL (sqlite:///patchwork.db; PostgreSQL: "
+            "postgresql+psycopg://user@host/db); the schema is created and migrated at start"
+        ),
     )
-    p.add_argument("--ai-workers", type=int, default=DEFAULTS.ai_workers, help="AI processes (2)")
+    p.add_argument(
+        "--ai-workers", type=int, default=DEFAULTS.ai_workers, help=_("AI processes (2)")
+    )
     p.add_argument(
         "--ai-delay",
         type=float,
         default=DEFAULTS.ai_move_delay,
-        help="least seconds between the start of an AI turn and its move (0)",
+        help=_("least seconds between the start of an AI turn and its move (0)"),
     )
     p.add_argument(
         "--grace",
         type=float,
         default=DEFAULTS.grace_seconds,
-        help="seconds a dropped online player has to come back before the game can be claimed (60)",
+        help=_(
+            "seconds a dropped online player has to come back before the game can be claimed (60)"
+        ),
     )
     p.add_argument("--hint-seconds", type=float, default=DEFAULTS.hint_seconds)
     p.add_argument("--analysis-seconds", type=float, default=DEFAULTS.analysis_seconds)
@@ -43,14 +55,14 @@ def build_parser() -> argparse.ArgumentParser:
         "--ws-rate",
         type=float,
         default=DEFAULTS.ws_rate,
-        help="websocket messages a second per connection (10; bursts of --ws-burst)",
+        help=_("websocket messages a second per connection (10; bursts of --ws-burst)"),
     )
     p.add_argument("--ws-burst", type=int, default=DEFAULTS.ws_burst)
     p.add_argument(
         "--http-rate",
         type=float,
         default=DEFAULTS.http_rate,
-        help="changing HTTP requests a second per client and path (5; 0: no limit)",
+        help=_("changing HTTP requests a second per client and path (5; 0: no limit)"),
     )
     p.add_argument("--http-burst", type=int, default=DEFAULTS.http_burst)
     p.add_argument(
@@ -58,11 +70,16 @@ def build_parser() -> argparse.ArgumentParser:
         default="info",
         choices=["critical", "error", "warning", "info", "debug"],
     )
-    p.add_argument("--no-access-log", action="store_true", help="do not log every request")
+    p.add_argument(
+        "--lang",
+        metavar="LANG",
+        help=_("language of this command's help (en, fa, pt, ru, fi; default: the system locale)"),
+    )
+    p.add_argument("--no-access-log", action="store_true", help=_("do not log every request"))
     p.add_argument(
         "--no-ws-compression",
         action="store_true",
-        help="do not compress websocket messages (permessage-deflate): less CPU, more bytes",
+        help=_("do not compress websocket messages (permessage-deflate): less CPU, more bytes"),
     )
     return p
 
@@ -84,7 +101,9 @@ def settings_from(args: argparse.Namespace) -> Settings:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the server until interrupted; returns the exit status."""
-    args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
+    args_in = sys.argv[1:] if argv is None else argv
+    i18n.set_language(i18n.lang_option(args_in))
+    args = build_parser().parse_args(args_in)
     import uvicorn
 
     from .app import create_app

@@ -20,6 +20,7 @@ from typing import Any
 
 from ..engine import Game, IllegalMoveError, InvalidMoveError, Move, PatchworkError, State
 from ..engine.moves import parse_move
+from ..i18n import N_
 from . import clocks
 from .ai_runner import AIRunner
 from .clocks import ClockSpec
@@ -171,26 +172,31 @@ class GameService:
     @staticmethod
     def seats(live: LiveGame, token: str | None) -> frozenset[int]:
         if not token:
-            raise ServerError("missing_token", "this needs the secret token of a seat")
+            raise ServerError("missing_token", N_("this needs the secret token of a seat"))
         seats = live.seats_of(token)
         if not seats:
-            raise ServerError("bad_token", "that token plays no seat of this game")
+            raise ServerError("bad_token", N_("that token plays no seat of this game"))
         return seats
 
     @staticmethod
     def require_active(live: LiveGame) -> None:
         if live.data.status == "waiting":
-            raise ServerError("game_not_started", "the game waits for the second player to join")
+            raise ServerError(
+                "game_not_started", N_("the game waits for the second player to join")
+            )
         if live.data.status == "finished":
-            raise ServerError("game_over", "the game is over")
+            raise ServerError("game_over", N_("the game is over"))
 
     @staticmethod
     def _check_version(live: LiveGame, version: int | None) -> None:
         if version is not None and version != live.version:
             raise ServerError(
                 "stale_version",
-                f"the game is at version {live.version}, not {version}: "
-                "look at the new state and choose again",
+                N_(
+                    "the game is at version {current}, not {version}: "
+                    "look at the new state and choose again"
+                ),
+                {"current": live.version, "version": version},
                 version=live.version,
             )
 
@@ -217,11 +223,11 @@ class GameService:
             log.error("game %s changed in the database behind this server's back", live.id)
             self._active.pop(live.id, None)
             self._finished.pop(live.id, None)
-            raise ServerError("unavailable", "the game changed elsewhere; try again") from None
+            raise ServerError("unavailable", N_("the game changed elsewhere; try again")) from None
         except Exception:
             log.exception("writing game %s failed", live.id)
             raise ServerError(
-                "unavailable", "the database is unavailable; nothing was changed"
+                "unavailable", N_("the database is unavailable; nothing was changed")
             ) from None
         live.data.update(fields)
         live.invalidate()
@@ -353,7 +359,7 @@ class GameService:
             await self.store.call(self.store.write, [InsertGame(data), AddEvent(event)])
         except Exception:
             log.exception("creating a game failed")
-            raise ServerError("unavailable", "the database is unavailable") from None
+            raise ServerError("unavailable", N_("the database is unavailable")) from None
         self.presence.start(live)
         self._keep(live)
         self._schedule(live)
@@ -385,13 +391,13 @@ class GameService:
         async with live.lock:
             data = live.data
             if data.mode != "online":
-                raise ServerError("not_allowed", "only online games take a second player")
+                raise ServerError("not_allowed", N_("only online games take a second player"))
             if data.status != "waiting":
-                raise ServerError("seat_taken", "both seats of this game are taken")
+                raise ServerError("seat_taken", N_("both seats of this game are taken"))
             if data.invite_hash is None or not secrets.compare_digest(
                 data.invite_hash, token_hash(invite)
             ):
-                raise ServerError("invite_invalid", "that invitation is not this game's")
+                raise ServerError("invite_invalid", N_("that invitation is not this game's"))
             seat = 0 if data.seat0_token is None else 1
             token = secrets.token_urlsafe(24)
             fields: dict[str, Any] = {
@@ -431,10 +437,16 @@ class GameService:
             seat = state.current_player
             assert seat is not None
             if seat not in seats:
-                raise ServerError("not_your_turn", f"it is player {seat}'s turn", to_move=seat)
+                raise ServerError(
+                    "not_your_turn", N_("it is player {seat}'s turn"), {"seat": seat}, to_move=seat
+                )
             self._check_version(live, version)
             if await self._check_flag(live):
-                raise ServerError("flagged", f"player {seat} ran out of time: the game is over")
+                raise ServerError(
+                    "flagged",
+                    N_("player {seat} ran out of time: the game is over"),
+                    {"seat": seat},
+                )
             move = self._parse(text, state)
             await self._play(live, move, seat)
         return live
@@ -469,14 +481,14 @@ class GameService:
         async with live.lock:
             seats = self.seats(live, token)
             if live.data.mode == "online":
-                raise ServerError("not_allowed", "moves are taken back only against the AI")
+                raise ServerError("not_allowed", N_("moves are taken back only against the AI"))
             self.require_active(live)
             self._check_version(live, version)
             humans = [s for s in seats if live.data.kind(s) == "human"]
             # Back to before the last move a person made (with the AI's answers after it).
             keep = max((i for i, s in enumerate(live.movers) if s in humans), default=None)
             if keep is None:
-                raise ServerError("nothing_to_undo", "there is no move of yours to take back")
+                raise ServerError("nothing_to_undo", N_("there is no move of yours to take back"))
             removed = [str(m) for m in live.game.moves[keep:]]
             game = Game(live.game.start)
             for m in live.game.moves[:keep]:
@@ -512,17 +524,18 @@ class GameService:
         async with live.lock:
             seats = self.seats(live, token)
             if live.data.mode != "online":
-                raise ServerError("not_allowed", "only an online game can be claimed")
+                raise ServerError("not_allowed", N_("only an online game can be claimed"))
             self.require_active(live)
             seat = min(seats)
             claim_from = self.presence.claim_from(live, 1 - seat)
             if claim_from is None:
-                raise ServerError("not_allowed", "your opponent is connected")
+                raise ServerError("not_allowed", N_("your opponent is connected"))
             now = time.time()
             if now < claim_from:
                 raise ServerError(
                     "claim_too_early",
-                    f"your opponent has {claim_from - now:.1f} s left to come back",
+                    N_("your opponent has {seconds:.1f} s left to come back"),
+                    {"seconds": claim_from - now},
                     retry_after=round(claim_from - now, 3),
                 )
             fields = _finish(live.game.state, "abandoned", seat)
@@ -538,7 +551,7 @@ class GameService:
             seats = self.seats(live, token)
             data = live.data
             if data.status != "finished":
-                raise ServerError("game_not_over", "a rematch can be had once the game is over")
+                raise ServerError("game_not_over", N_("a rematch can be had once the game is over"))
             if data.rematch_id is not None:
                 return live, data.rematch_id
             seat = min(seats)
@@ -546,7 +559,7 @@ class GameService:
             both_here = data.mode != "online" or len(seats) == 2
             if action == "decline":
                 if offer is None:
-                    raise ServerError("no_rematch_offer", "no rematch has been offered")
+                    raise ServerError("no_rematch_offer", N_("no rematch has been offered"))
                 event = await self._commit(
                     live, "rematch_decline", {"seat": seat}, {"rematch_offer": None}
                 )
@@ -556,7 +569,7 @@ class GameService:
                 new_id = await self._create_rematch(live)
                 return live, new_id
             if action == "accept":
-                raise ServerError("no_rematch_offer", "your opponent has not offered a rematch")
+                raise ServerError("no_rematch_offer", N_("your opponent has not offered a rematch"))
             if offer == seat:
                 return live, None
             event = await self._commit(

@@ -19,8 +19,9 @@ from fastapi import APIRouter, WebSocket
 from pydantic import TypeAdapter, ValidationError
 from starlette.websockets import WebSocketDisconnect
 
+from ..i18n import N_, supported
 from . import assist
-from .errors import ServerError
+from .errors import ServerError, request_language
 from .hub import Connection
 from .live import dumps
 from .ratelimit import TokenBucket
@@ -50,8 +51,15 @@ FLOOD_WINDOW = 10.0
 _messages: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
 
-def error_message(err: ServerError, ref: Any = None) -> str:
-    return dumps({"type": "error", **err.body(), "ref": ref})
+def error_message(err: ServerError, ref: Any = None, lang: str | None = None) -> str:
+    """An ``error`` message, its text in ``lang`` (the code is the same in every language)."""
+    return dumps({"type": "error", **err.body(lang), "ref": ref})
+
+
+def hello_language(raw: Any, default: str) -> str:
+    """The language a hello asks for in its optional ``lang`` field (``default`` without)."""
+    lang = raw.get("lang") if isinstance(raw, dict) else None
+    return (supported(lang) if isinstance(lang, str) else None) or default
 
 
 def _describe(e: ValidationError) -> str:
@@ -66,12 +74,14 @@ def decode(text: str, max_bytes: int) -> Any:
     """The JSON value of a message within the size limit, or ServerError."""
     if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
         raise ServerError(
-            "too_large", f"messages are at most {max_bytes} bytes; this one has {len(text)}"
+            "too_large",
+            N_("messages are at most {limit} bytes; this one has {size}"),
+            {"limit": max_bytes, "size": len(text)},
         )
     try:
         return json.loads(text)
     except (json.JSONDecodeError, RecursionError) as e:
-        raise ServerError("bad_json", f"not valid JSON: {e}") from None
+        raise ServerError("bad_json", N_("not valid JSON: {error}"), {"error": str(e)}) from None
 
 
 def ref_of(raw: Any) -> str | int | None:
@@ -82,7 +92,7 @@ def ref_of(raw: Any) -> str | int | None:
 
 def validate(raw: Any) -> Any:
     if not isinstance(raw, dict):
-        raise ServerError("invalid_message", "a message is a JSON object with a type")
+        raise ServerError("invalid_message", N_("a message is a JSON object with a type"))
     try:
         return _messages.validate_python(raw)
     except ValidationError as e:
@@ -98,37 +108,42 @@ async def _receive_text(websocket: WebSocket) -> str | None:
         text = message.get("text")
         if text is not None:
             return str(text)
-        raise ServerError("invalid_message", "send JSON as text frames, not binary")
+        raise ServerError("invalid_message", N_("send JSON as text frames, not binary"))
 
 
 @router.websocket("/ws/games/{game_id}")
 async def game_socket(websocket: WebSocket, game_id: str) -> None:
     svc: GameService = websocket.app.state.service
     settings = svc.settings
+    # Until the hello says otherwise: ?lang= or the handshake's Accept-Language.
+    lang = request_language(websocket)
     await websocket.accept()
     try:
         live = await svc.get(game_id)
     except ServerError as e:
-        await websocket.send_text(error_message(e))
+        await websocket.send_text(error_message(e, lang=lang))
         await websocket.close(CLOSE_NOT_FOUND, "no such game")
         return
     try:
-        hello = await asyncio.wait_for(
-            _hello(websocket, settings.max_message_bytes), settings.hello_timeout
+        greeting = await asyncio.wait_for(
+            _hello(websocket, settings.max_message_bytes, lang), settings.hello_timeout
         )
     except TimeoutError:
-        err = ServerError("hello_required", "send hello first (with your token, or none to watch)")
-        await websocket.send_text(error_message(err))
+        err = ServerError(
+            "hello_required", N_("send hello first (with your token, or none to watch)")
+        )
+        await websocket.send_text(error_message(err, lang=lang))
         await websocket.close(CLOSE_NO_HELLO, "no hello")
         return
     except (WebSocketDisconnect, RuntimeError):
         return
-    if hello is None:
+    if greeting is None:
         return
+    hello, lang = greeting
     seats = live.seats_of(hello.token) if hello.token else frozenset()
     if hello.token and not seats:
-        err = ServerError("bad_token", "that token plays no seat of this game")
-        await websocket.send_text(error_message(err, hello.id))
+        err = ServerError("bad_token", N_("that token plays no seat of this game"))
+        await websocket.send_text(error_message(err, hello.id, lang))
         await websocket.close(CLOSE_BAD_TOKEN, "bad token")
         return
     bucket = TokenBucket(settings.ws_rate, settings.ws_burst)
@@ -136,11 +151,11 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     writer = asyncio.create_task(conn.writer())
     try:
         await svc.attach(conn, hello.last_version)
-        await _serve(svc, conn)
+        await _serve(svc, conn, lang)
     except (WebSocketDisconnect, RuntimeError):
         pass
     except ServerError as e:  # the database went away while the client was joining
-        conn.send(error_message(e))
+        conn.send(error_message(e, lang=lang))
         conn.close(CLOSE_UNAVAILABLE, "try again")
     finally:
         svc.detach(conn)
@@ -151,7 +166,8 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
             writer.cancel()
 
 
-async def _hello(websocket: WebSocket, max_bytes: int) -> HelloMsg | None:
+async def _hello(websocket: WebSocket, max_bytes: int, lang: str) -> tuple[HelloMsg, str] | None:
+    """The client's hello and the language it asks for (None: the client left)."""
     for _ in range(HELLO_ATTEMPTS):
         ref = None
         try:
@@ -162,21 +178,23 @@ async def _hello(websocket: WebSocket, max_bytes: int) -> HelloMsg | None:
             ref = ref_of(raw)
             msg = validate(raw)
             if isinstance(msg, HelloMsg):
-                return msg
-            raise ServerError("hello_required", "send hello first (your token, or none to watch)")
+                return msg, hello_language(raw, lang)
+            raise ServerError(
+                "hello_required", N_("send hello first (your token, or none to watch)")
+            )
         except ServerError as e:
-            await websocket.send_text(error_message(e, ref))
+            await websocket.send_text(error_message(e, ref, lang))
     raise TimeoutError  # treated as a missing hello
 
 
-async def _serve(svc: GameService, conn: Connection) -> None:
+async def _serve(svc: GameService, conn: Connection, lang: str) -> None:
     refused: deque[float] = deque()  # when messages were refused, the last FLOOD_WINDOW s
     max_bytes = svc.settings.max_message_bytes
     while True:
         try:
             text = await _receive_text(conn.websocket)
         except ServerError as e:
-            conn.send(error_message(e))
+            conn.send(error_message(e, lang=lang))
             continue
         if text is None or conn.closed:
             return
@@ -187,7 +205,10 @@ async def _serve(svc: GameService, conn: Connection) -> None:
                 refused.popleft()
             if len(refused) > FLOOD_LIMIT:
                 conn.send(
-                    error_message(ServerError("rate_limited", "too many messages: disconnected"))
+                    error_message(
+                        ServerError("rate_limited", N_("too many messages: disconnected")),
+                        lang=lang,
+                    )
                 )
                 conn.close(CLOSE_POLICY, "too many messages")
                 return
@@ -196,9 +217,11 @@ async def _serve(svc: GameService, conn: Connection) -> None:
                 error_message(
                     ServerError(
                         "rate_limited",
-                        f"too many messages: at most {svc.settings.ws_rate:g} a second",
+                        N_("too many messages: at most {rate:g} a second"),
+                        {"rate": svc.settings.ws_rate},
                         retry_after=round(wait, 3),
-                    )
+                    ),
+                    lang=lang,
                 )
             )
             continue
@@ -208,12 +231,12 @@ async def _serve(svc: GameService, conn: Connection) -> None:
             ref = ref_of(raw)
             reply = await _dispatch(svc, conn, validate(raw))
         except ServerError as e:
-            conn.send(error_message(e, ref))
+            conn.send(error_message(e, ref, lang))
             continue
         except Exception:
             log.exception("websocket request failed in game %s", conn.game_id)
-            err = ServerError("internal_error", "the server failed on this request")
-            conn.send(error_message(err, ref))
+            err = ServerError("internal_error", N_("the server failed on this request"))
+            conn.send(error_message(err, ref, lang))
             continue
         if reply is not None:
             reply.setdefault("ref", ref)
@@ -224,12 +247,12 @@ async def _dispatch(svc: GameService, conn: Connection, msg: Any) -> dict[str, A
     game_id = conn.game_id
     token = conn.token
     if isinstance(msg, HelloMsg):
-        raise ServerError("invalid_message", "hello is sent once, first")
+        raise ServerError("invalid_message", N_("hello is sent once, first"))
     plays = isinstance(msg, MoveMsg | UndoMsg | RematchMsg | AnalysisMsg) or (
         isinstance(msg, SimpleMsg) and msg.type in ("resign", "claim", "hint")
     )
     if plays and not conn.seats:
-        raise ServerError("read_only", "spectators watch: connect with a seat's token to play")
+        raise ServerError("read_only", N_("spectators watch: connect with a seat's token to play"))
     if isinstance(msg, MoveMsg):
         live = await svc.move(game_id, token, msg.move, msg.version)
         return {"type": "ack", "of": "move", "version": live.version}

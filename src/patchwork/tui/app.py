@@ -17,7 +17,7 @@ from textual.screen import Screen
 
 from .. import i18n
 from ..engine import Game, PatchworkError, Rules, new_game
-from ..i18n import _
+from ..i18n import _, fmt
 from .game_screen import GameScreen
 from .seats import HUMAN, Seat, add_game_options, close_agent, make_seats
 from .session import Session
@@ -81,37 +81,40 @@ class PatchworkApp(App[None]):
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="patchwork play",
-        description="Play Patchwork full-screen in the terminal, with the keyboard or the mouse: "
-        "against the AI (level1 .. level5), two people at one keyboard, or watch two AIs. "
-        "Press ? in the game for the keys.",
+        description=_(
+            "Play Patchwork full-screen in the terminal, with the keyboard or the mouse: "
+            "against the AI (level1 .. level5), two people at one keyboard, or watch two AIs. "
+            "Press ? in the game for the keys, L to change the language."
+        ),
     )
     add_game_options(parser, opponent="level2", watch="level2 level4")
-    parser.add_argument("--load", metavar="FILE", help="continue the game of a record (.json/.txt)")
-    parser.add_argument("--save", metavar="FILE", help="write the game record to FILE on leaving")
     parser.add_argument(
-        "--lang",
-        metavar="LANG",
-        help="language of the texts (en, fa, pt, ru, fi; default: the system locale)",
+        "--load", metavar="FILE", help=_("continue the game of a record (.json/.txt)")
+    )
+    parser.add_argument(
+        "--save", metavar="FILE", help=_("write the game record to FILE on leaving")
     )
     parser.add_argument(
         "--delay",
         type=float,
         default=0.6,
         metavar="SECONDS",
-        help="when watching two AIs, at least this long per move (default 0.6)",
+        help=_("when watching two AIs, at least this long per move (default 0.6)"),
     )
     parser.add_argument(
         "--hint-time",
         type=float,
         default=1.0,
         metavar="SECONDS",
-        help="how long the hint key searches (default 1)",
+        help=_("how long the hint key searches (default 1)"),
     )
     parser.add_argument(
         "--plain",
         action="store_true",
-        help="the plain line-by-line game instead (works over pipes; same seat, rules and "
-        "--save options, no --load/--lang)",
+        help=_(
+            "the plain line-by-line game instead (works over pipes; same seat, rules, "
+            "--lang and --save options, no --load)"
+        ),
     )
     return parser
 
@@ -124,13 +127,15 @@ def setup(args: argparse.Namespace) -> tuple[Session, AppOptions]:
         kinds = [HUMAN, HUMAN]
         kinds[1 - args.seat] = args.opponent
     if not args.hint_time > 0 or args.delay < 0:
-        raise PatchworkError("--hint-time must be positive and --delay not negative")
+        raise PatchworkError(_("--hint-time must be positive and --delay not negative"))
     rules = Rules(args.edition, rotation=not args.no_rotation, flip=not args.no_flip)
     if args.load:
         try:
             game = Session.load(args.load)
         except OSError as e:
-            raise PatchworkError(f"cannot read {args.load}: {e}") from None
+            raise PatchworkError(
+                fmt(_("cannot read {path}: {error}"), path=args.load, error=e)
+            ) from None
         rules = game.start.rules
     else:
         game = Game(new_game(seed=args.seed, rules=rules))
@@ -156,11 +161,12 @@ def main(argv: list[str] | None = None) -> int:
         from .text import main as plain
 
         return plain([a for a in args_in if a != "--plain"])
+    # The language first, so that --help and argparse's complaints are translated too.
+    i18n.set_language(i18n.lang_option(args_in))
     try:
         args = build_parser().parse_args(args_in)
     except SystemExit as e:  # --help, or a bad option (argparse has printed why)
         return e.code if isinstance(e.code, int) else 2
-    i18n.set_language(args.lang)
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         print(
             _("patchwork play: the full-screen game needs a terminal; use --plain over pipes."),
@@ -170,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         session, options = setup(args)
     except PatchworkError as e:
-        print(f"patchwork play: {e}", file=sys.stderr)
+        print(fmt(_("patchwork play: {error}"), error=e), file=sys.stderr)
         return 1
     app = PatchworkApp(session, options)
     app.run()
@@ -178,7 +184,10 @@ def main(argv: list[str] | None = None) -> int:
         try:
             app.session.record(termination="abandoned").save(args.save)
         except (OSError, PatchworkError) as e:
-            print(f"patchwork play: cannot save {args.save}: {e}", file=sys.stderr)
+            print(
+                fmt(_("patchwork play: cannot save {path}: {error}"), path=args.save, error=e),
+                file=sys.stderr,
+            )
             return 1
-        print(_("Saved the game record to {path}.").format(path=args.save))
+        print(fmt(_("Saved the game record to {path}."), path=args.save))
     return 0

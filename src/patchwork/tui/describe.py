@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..ai import SearchResult
 from ..engine import PATCHES, Advance, Buy, Move, PlaceSpecial, State, square_name
 from ..engine.data import BONUS_POINTS, EMPTY_PENALTY, FINAL_SPACE
-from ..i18n import _, ngettext
+from ..i18n import _, fmt, ngettext
 from .seats import Seat
 
 ADVANCE = Advance()
@@ -26,31 +26,38 @@ def turn_text(state: State, seats: tuple[Seat, Seat]) -> str:
         return _("The game is over.")
     who = name(seats, p)
     if state.pending_specials:
-        return ngettext(
-            "{name} must place a special patch first.",
-            "{name} must place {n} special patches first.",
-            state.pending_specials,
-        ).format(name=who, n=state.pending_specials)
+        return fmt(
+            ngettext(
+                "{name} must place a special patch first.",
+                "{name} must place {n} special patches first.",
+                state.pending_specials,
+            ),
+            name=who,
+            n=state.pending_specials,
+        )
     mine, theirs = state.players[p].position, state.players[1 - p].position
     if mine < theirs:
-        return _("{name} to move: behind on the time board ({mine} against {theirs}).").format(
-            name=who, mine=mine, theirs=theirs
+        return fmt(
+            _("{name} to move: behind on the time board ({mine} against {theirs})."),
+            name=who,
+            mine=mine,
+            theirs=theirs,
         )
     if mine == 0:
-        return _("{name} to move: the start player.").format(name=who)
-    return _("{name} to move: both on space {space}, this token on top (it came last).").format(
-        name=who, space=mine
+        return fmt(_("{name} to move: the start player."), name=who)
+    return fmt(
+        _("{name} to move: both on space {space}, this token on top (it came last)."),
+        name=who,
+        space=mine,
     )
 
 
 def move_text(move: Move) -> str:
     """A move in words, with its notation."""
     if isinstance(move, Buy):
-        return _("buys patch {id} ({move})").format(id=move.patch_id, move=move)
+        return fmt(_("buys patch {id} ({move})"), id=move.patch_id, move=move)
     if isinstance(move, PlaceSpecial):
-        return _("places a special patch on {square}").format(
-            square=square_name(move.row, move.col)
-        )
+        return fmt(_("places a special patch on {square}"), square=square_name(move.row, move.col))
     return _("advances (A)")
 
 
@@ -65,28 +72,39 @@ def advance_text(state: State) -> str:
     gained = after.buttons - before.buttons
     income = gained - spaces
     lines = [
-        ngettext(
-            "Advance from space {start} to {end}: +{n} button.",
-            "Advance from space {start} to {end}: +{n} buttons.",
-            gained,
-        ).format(start=before.position, end=after.position, n=gained)
+        fmt(
+            ngettext(
+                "Advance from space {start} to {end}: +{n} button.",
+                "Advance from space {start} to {end}: +{n} buttons.",
+                gained,
+            ),
+            start=before.position,
+            end=after.position,
+            n=gained,
+        )
     ]
     lines.append(
-        ngettext(
-            "({spaces} for the space moved",
-            "({spaces} for the spaces moved",
-            spaces,
-        ).format(spaces=spaces)
-        + (_(", {income} from income").format(income=income) if income else "")
+        fmt(
+            ngettext(
+                "({spaces} for the space moved",
+                "({spaces} for the spaces moved",
+                spaces,
+            ),
+            spaces=spaces,
+        )
+        + (fmt(_(", {income} from income"), income=income) if income else "")
         + ")"
     )
     if after_state.pending_specials and after_state.current_player == p:
         lines.append(
-            ngettext(
-                "You take a special patch.",
-                "You take {n} special patches.",
-                after_state.pending_specials,
-            ).format(n=after_state.pending_specials)
+            fmt(
+                ngettext(
+                    "You take a special patch.",
+                    "You take {n} special patches.",
+                    after_state.pending_specials,
+                ),
+                n=after_state.pending_specials,
+            )
         )
     return "\n".join(lines)
 
@@ -97,11 +115,13 @@ def preview_lines(state: State, after: State, move: Move) -> list[str]:
     assert p is not None
     a, b = state.players[p], after.players[p]
     lines = [
-        _("buttons {a}→{b}, income {i}→{j}").format(
-            a=a.buttons, b=b.buttons, i=a.income, j=b.income
-        ),
-        _("space {a}→{b}, score {s}→{t}").format(
-            a=a.position, b=b.position, s=state.scores()[p], t=after.scores()[p]
+        fmt(_("buttons {a}→{b}, income {i}→{j}"), a=a.buttons, b=b.buttons, i=a.income, j=b.income),
+        fmt(
+            _("space {a}→{b}, score {s}→{t}"),
+            a=a.position,
+            b=b.position,
+            s=state.scores()[p],
+            t=after.scores()[p],
         ),
     ]
     if after.bonus_owner == p and state.bonus_owner is None:
@@ -114,9 +134,9 @@ def preview_lines(state: State, after: State, move: Move) -> list[str]:
 def patch_numbers(patch_id: int) -> list[str]:
     patch = PATCHES[patch_id]
     return [
-        _("cost {n}").format(n=patch.buttons),
-        _("time {n}").format(n=patch.time),
-        _("income {n}").format(n=patch.income),
+        fmt(_("cost {n}"), n=patch.buttons),
+        fmt(_("time {n}"), n=patch.time),
+        fmt(_("income {n}"), n=patch.income),
     ]
 
 
@@ -124,15 +144,18 @@ def score_lines(state: State, seats: tuple[Seat, Seat]) -> list[str]:
     """The score of each player broken down, then the winner and the tie-break when used."""
     scores = state.scores()
     lines = [
-        _("Score = buttons + {bonus} for the bonus tile - {penalty} per empty square").format(
-            bonus=BONUS_POINTS, penalty=EMPTY_PENALTY
+        fmt(
+            _("Score = buttons + {bonus} for the bonus tile - {penalty} per empty square"),
+            bonus=BONUS_POINTS,
+            penalty=EMPTY_PENALTY,
         ),
         "",
     ]
     for p in (0, 1):
         buttons, bonus, empty = state.score_parts(p)
         lines.append(
-            _("{name}: {buttons} + {bonus} - {penalty} x {empty} = {score}").format(
+            fmt(
+                _("{name}: {buttons} + {bonus} - {penalty} x {empty} = {score}"),
                 name=name(seats, p),
                 buttons=buttons,
                 bonus=bonus,
@@ -147,15 +170,23 @@ def score_lines(state: State, seats: tuple[Seat, Seat]) -> list[str]:
     lines.append("")
     if scores[0] == scores[1]:
         lines.append(
-            _(
-                "Tied on {score}: {name} wins the tie-break, having reached space {final} first."
-            ).format(score=scores[0], name=name(seats, winner), final=FINAL_SPACE)
+            fmt(
+                _(
+                    "Tied on {score}: {name} wins the tie-break, "
+                    "having reached space {final} first."
+                ),
+                score=scores[0],
+                name=name(seats, winner),
+                final=FINAL_SPACE,
+            )
         )
     else:
         margin = abs(scores[0] - scores[1])
         lines.append(
-            ngettext("{name} wins by {n} point.", "{name} wins by {n} points.", margin).format(
-                name=name(seats, winner), n=margin
+            fmt(
+                ngettext("{name} wins by {n} point.", "{name} wins by {n} points.", margin),
+                name=name(seats, winner),
+                n=margin,
             )
         )
     return lines
@@ -164,7 +195,8 @@ def score_lines(state: State, seats: tuple[Seat, Seat]) -> list[str]:
 def hint_text(result: SearchResult) -> str:
     """The searcher's suggestion with its evaluation."""
     line = " ".join(str(m) for m in result.principal_line[1:5])
-    text = _("Hint: {move} {how}: win chance {win:.0%}, expected margin {margin:+.1f}").format(
+    text = fmt(
+        _("Hint: {move} {how}: win chance {win:.0%}, expected margin {margin:+.1f}"),
         move=result.best_move,
         how=move_text(result.best_move),
         win=result.win_probability,
@@ -173,9 +205,9 @@ def hint_text(result: SearchResult) -> str:
     if result.exact:
         text += _(" (exact)")
     if line:
-        text += _("; then {line}").format(line=line)
+        text += fmt(_("; then {line}"), line=line)
     return text
 
 
 def thinking_text(seats: tuple[Seat, Seat], p: int) -> str:
-    return _("{name} is thinking").format(name=name(seats, p))
+    return fmt(_("{name} is thinking"), name=name(seats, p))

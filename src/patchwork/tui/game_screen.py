@@ -21,14 +21,24 @@ from textual.screen import Screen
 from textual.widgets import RichLog, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from .. import i18n
 from ..ai import Agent, Limit, MCTSAgent, SearchResult
 from ..engine import Advance, Game, IllegalMoveError, Move, PatchworkError
-from ..i18n import _, ngettext
+from ..i18n import _, fmt, ngettext
 from . import colours, describe, panels
 from .offer import PatchCard, circle_text
 from .placement import Ghost
-from .quilt import PLAYER_COLOURS, QuiltView
-from .screens import ConfirmScreen, EndScreen, HelpScreen, NewGameScreen, PathScreen
+from .quilt import PLAYER_COLOURS, QuiltPicture, QuiltView
+from .screens import (
+    ConfirmScreen,
+    EndScreen,
+    HelpScreen,
+    HowToScreen,
+    LanguageScreen,
+    NewGameScreen,
+    PathScreen,
+    direction_classes,
+)
 from .seats import close_agent, stop_agent
 from .session import Session
 from .timeboard import TimeBoard
@@ -62,6 +72,8 @@ class GameScreen(Screen[None]):
         Binding("h", "hint", show=False),
         Binding("s", "save", show=False),
         Binding("l", "load", show=False),
+        Binding("L", "language", show=False),
+        Binding("H", "howto", show=False),
         Binding("N", "new_game", show=False),
         Binding("e", "show_end", show=False),
         Binding("space", "pause", show=False),
@@ -70,7 +82,7 @@ class GameScreen(Screen[None]):
     ]
 
     def __init__(self, session: Session) -> None:
-        super().__init__()
+        super().__init__(classes=direction_classes())
         self.session = session
         self.thinking: Worker[AiResult] | None = None
         self.thinking_agent: Agent | None = None
@@ -236,7 +248,7 @@ class GameScreen(Screen[None]):
             elif event.state in (WorkerState.ERROR, WorkerState.CANCELLED):
                 self.thinking = None
                 if event.state == WorkerState.ERROR:
-                    self.say(_("The AI failed: {error}").format(error=worker.error), colours.BAD)
+                    self.say(fmt(_("The AI failed: {error}"), error=worker.error), colours.BAD)
                 self.redraw()
         elif worker is self.hinting:
             if event.state == WorkerState.SUCCESS:
@@ -247,7 +259,7 @@ class GameScreen(Screen[None]):
             elif event.state in (WorkerState.ERROR, WorkerState.CANCELLED):
                 self.hinting = None
                 if event.state == WorkerState.ERROR:
-                    self.say(_("No hint: {error}").format(error=worker.error), colours.BAD)
+                    self.say(fmt(_("No hint: {error}"), error=worker.error), colours.BAD)
             self._draw_status()
 
     def _agent_moved(self, move: Move, result: SearchResult | None) -> None:
@@ -256,7 +268,7 @@ class GameScreen(Screen[None]):
         assert p is not None
         line = f"{describe.name(s.seats, p)} {describe.move_text(move)}"
         if result is not None:
-            line += " " + _("(expects to win {win:.0%})").format(win=result.win_probability)
+            line += " " + fmt(_("(expects to win {win:.0%})"), win=result.win_probability)
         s.play(move)
         self.log_line(line, p)
         self.next_turn()
@@ -280,7 +292,7 @@ class GameScreen(Screen[None]):
             p = s.player
             assert p is not None
             self.say(
-                _("Wait: it is {name}'s turn.").format(name=describe.name(s.seats, p)),
+                fmt(_("Wait: it is {name}'s turn."), name=describe.name(s.seats, p)),
                 colours.BAD,
             )
             return False
@@ -292,7 +304,7 @@ class GameScreen(Screen[None]):
         s = self.session
         offered = s.state.offered
         if slot >= len(offered):
-            self.say(_("There is no patch {n} on offer.").format(n=slot + 1), colours.BAD)
+            self.say(fmt(_("There is no patch {n} on offer."), n=slot + 1), colours.BAD)
             return
         pid = offered[slot]
         if s.ghost is not None and s.ghost.patch_id == pid:
@@ -362,7 +374,7 @@ class GameScreen(Screen[None]):
         try:
             move = s.commit()
         except IllegalMoveError as e:
-            self.say(_("It does not fit there: {reason}").format(reason=e), colours.BAD)
+            self.say(fmt(_("It does not fit there: {reason}"), reason=e), colours.BAD)
             self.app.bell()
             self.redraw()
             return
@@ -394,11 +406,9 @@ class GameScreen(Screen[None]):
             return
         self.stop_thinking()
         taken = s.undo()
-        self.log_line(_("Took back: {moves}").format(moves=" ".join(str(m) for m in taken)))
+        self.log_line(fmt(_("Took back: {moves}"), moves=" ".join(str(m) for m in taken)))
         self.say(
-            _("Took back {n} moves.").format(n=len(taken))
-            if len(taken) != 1
-            else _("Took back 1 move.")
+            fmt(ngettext("Took back {n} move.", "Took back {n} moves.", len(taken)), n=len(taken))
         )
         self.next_turn()
 
@@ -445,6 +455,29 @@ class GameScreen(Screen[None]):
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
 
+    def action_howto(self) -> None:
+        self.app.push_screen(HowToScreen())
+
+    def action_language(self) -> None:
+        def chosen(code: str | None) -> None:
+            if code:
+                self.use_language(code)
+
+        self.app.push_screen(LanguageScreen(), chosen)
+
+    def use_language(self, code: str) -> None:
+        """Show everything in another language from now on (the log keeps its old lines)."""
+        i18n.set_language(code)
+        self.set_class(i18n.is_right_to_left(), "-rtl")
+        self._shown.clear()
+        for widget in self.query(QuiltView):
+            widget.picture = QuiltPicture("", widget.picture.player)
+        for card in self.query(PatchCard):
+            card.refresh()
+        self.query_one(TimeBoard).refresh()
+        self.say(fmt(_("Language: {name}"), name=i18n.language_name(code)), colours.GOOD)
+        self.redraw()
+
     # -- files and games --------------------------------------------------------------------
 
     def action_save(self) -> None:
@@ -454,13 +487,13 @@ class GameScreen(Screen[None]):
             try:
                 self.session.save(path)
             except (OSError, PatchworkError) as e:
-                return _("Cannot save {path}: {error}").format(path=path, error=e)
+                return fmt(_("Cannot save {path}: {error}"), path=path, error=e)
             return None
 
         def done(path: str | None) -> None:
             if path:
                 self._last_path = path
-                self.say(_("Saved the game record to {path}.").format(path=path), colours.GOOD)
+                self.say(fmt(_("Saved the game record to {path}."), path=path), colours.GOOD)
 
         self.app.push_screen(PathScreen(_("Save the game record as"), default, save), done)
 
@@ -471,7 +504,7 @@ class GameScreen(Screen[None]):
             try:
                 self._loaded = Session.load(path)
             except (OSError, PatchworkError) as e:
-                return _("Cannot load {path}: {error}").format(path=path, error=e)
+                return fmt(_("Cannot load {path}: {error}"), path=path, error=e)
             return None
 
         def done(path: str | None) -> None:
@@ -481,11 +514,17 @@ class GameScreen(Screen[None]):
             self._last_path = path
             self.stop_thinking()
             self.session.replace(game)
-            self.log_line(_("Loaded {path}.").format(path=path))
+            self.log_line(fmt(_("Loaded {path}."), path=path))
             self.say(
-                ngettext(
-                    "Loaded {path}: {n} move played.", "Loaded {path}: {n} moves played.", len(game)
-                ).format(path=path, n=len(game)),
+                fmt(
+                    ngettext(
+                        "Loaded {path}: {n} move played.",
+                        "Loaded {path}: {n} moves played.",
+                        len(game),
+                    ),
+                    path=path,
+                    n=len(game),
+                ),
                 colours.GOOD,
             )
             self.next_turn()
@@ -517,7 +556,7 @@ class GameScreen(Screen[None]):
         s = self.session
         winner = s.state.winner()
         title = (
-            _("Game over: {name} wins!").format(name=describe.name(s.seats, winner))
+            fmt(_("Game over: {name} wins!"), name=describe.name(s.seats, winner))
             if winner is not None
             else _("Game over")
         )

@@ -11,7 +11,7 @@ from textual.message import Message
 from textual.widget import Widget
 
 from ..engine import PATCHES
-from ..i18n import _
+from ..i18n import _, digits, fmt
 from . import colours
 from .describe import patch_numbers
 from .session import OfferStatus
@@ -23,13 +23,13 @@ NEUTRAL = "◉"
 def circle_text(circle: tuple[int, ...], offered: int) -> Text:
     """``Circle (27): ◉ 17 5 22 │ 3 8 …``: the neutral token, the offer, what follows."""
     text = Text(no_wrap=True, overflow="ellipsis")
-    text.append(_("Circle ({n}):").format(n=len(circle)) + " ", "dim")
+    text.append(fmt(_("Circle ({n}):"), n=len(circle)) + " ", "dim")
     text.append(NEUTRAL, Style(color=colours.WHITE, bold=True))
     for pid in circle[:offered]:
-        text.append(f" {pid}", Style(bold=True))
+        text.append(f" {digits(pid)}", Style(bold=True))
     if len(circle) > offered:
         text.append(" │", "dim")
-        text.append("".join(f" {pid}" for pid in circle[offered:]), "dim")
+        text.append("".join(f" {digits(pid)}" for pid in circle[offered:]), "dim")
     return text
 
 
@@ -69,7 +69,7 @@ class PatchCard(Widget):
         patch = PATCHES[pic.patch_id]
         header = Style(bold=True, reverse=pic.selected)
         text.append(f"{self.slot + 1}", Style(bold=True, color=colours.WHITE, reverse=True))
-        text.append(f" #{pic.patch_id}", header)
+        text.append(f" #{digits(pic.patch_id)}", header)
         shape = list(patch.shape) + [""] * (SHAPE_ROWS - len(patch.shape))
         block = Style(color=colours.WHITE if pic.status == "ok" else colours.GREY)
         for row in shape:

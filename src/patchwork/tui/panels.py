@@ -11,7 +11,7 @@ from textual.content import Content
 from textual.markup import escape
 
 from ..engine import Advance, State
-from ..i18n import _, ngettext
+from ..i18n import _, fmt, ngettext, pgettext
 from . import colours, describe
 from .offer import CardPicture
 from .quilt import PLAYER_COLOURS, QuiltPicture
@@ -62,9 +62,9 @@ def info_text(session: Session, q: int) -> str:
     me = session.state.players[q]
     return "\n".join(
         [
-            _("buttons {b}  income {i}").format(b=me.buttons, i=me.income),
-            _("score now {s}").format(s=session.state.scores()[q]),
-            _("end ≈ {e}").format(e=session.projection()[q]),
+            fmt(_("buttons {b}  income {i}"), b=me.buttons, i=me.income),
+            fmt(_("score now {s}"), s=session.state.scores()[q]),
+            fmt(_("end ≈ {e}"), e=session.projection()[q]),
         ]
     )
 
@@ -88,7 +88,7 @@ def advance_line(state: State) -> Content:
     if p is None or not state.is_legal(ADVANCE):
         return Content("")
     gained = state.apply(ADVANCE).players[p].buttons - state.players[p].buttons
-    label = ngettext("advance: +{n} button", "advance: +{n} buttons", gained).format(n=gained)
+    label = fmt(ngettext("advance: +{n} button", "advance: +{n} buttons", gained), n=gained)
     return Content.from_markup(f"[@click=screen.advance][b reverse] a [/] {escape(label)}[/]")
 
 
@@ -111,7 +111,7 @@ def detail_text(session: Session, preview: State | None) -> Text:
     else:
         free = len(session.fits())
         where = ngettext("fits {n} place this way", "fits {n} places this way", free)
-    text.append(where.format(n=free), "dim")
+    text.append(fmt(where, n=free), "dim")
     verdict = session.verdict()
     if preview is not None:
         for line in describe.preview_lines(session.state, preview, ghost.move):
@@ -156,7 +156,7 @@ def keys_now(session: Session, paused: bool) -> list[Key]:
         if session.can_undo():
             keys.append(("u", _("Undo"), "undo"))
     elif session.mode == "watch":
-        keys.append(("space", _("Go on") if paused else _("Pause"), "pause"))
+        keys.append((pgettext("key", "space"), _("Go on") if paused else _("Pause"), "pause"))
     elif session.human_to_move:
         keys += [("1-3", _("Patch"), "help"), ("a", _("Advance"), "advance")]
         keys += [("h", _("Hint"), "hint"), ("u", _("Undo"), "undo")]

@@ -1,4 +1,8 @@
-"""The dialogs over the game: confirm, file name, end of the game, help, new game."""
+"""The dialogs over the game: confirm, file name, end of the game, help, new game, the
+language and the "How to play" page.
+
+In a right-to-left language (Persian) every dialog carries the class ``-rtl``: its text is
+aligned to the right (app.tcss), while notation and boards keep their left-to-right order."""
 
 from __future__ import annotations
 
@@ -7,12 +11,18 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, OptionList, Static
+from textual.widgets import Button, Input, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
-from ..i18n import _
+from .. import i18n
+from ..i18n import _, fmt
+
+
+def direction_classes() -> str:
+    """The CSS classes of a screen in the current language ("-rtl" for Persian)."""
+    return "-rtl" if i18n.is_right_to_left() else ""
 
 
 def _button(label: str, id: str) -> Button:
@@ -32,7 +42,7 @@ class ConfirmScreen(ModalScreen[bool]):
     ]
 
     def __init__(self, title: str, body: str) -> None:
-        super().__init__()
+        super().__init__(classes=direction_classes())
         self.title_text = title
         self.body = body
 
@@ -58,7 +68,7 @@ class PathScreen(ModalScreen[str | None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", show=False)]
 
     def __init__(self, title: str, default: str, act: Callable[[str], str | None]) -> None:
-        super().__init__()
+        super().__init__(classes=direction_classes())
         self.title_text = title
         self.default = default
         self.act = act
@@ -102,7 +112,7 @@ class EndScreen(ModalScreen[str]):
     ]
 
     def __init__(self, title: str, lines: list[str], can_undo: bool) -> None:
-        super().__init__()
+        super().__init__(classes=direction_classes())
         self.title_text = title
         self.lines = lines
         self.can_undo = can_undo
@@ -136,6 +146,7 @@ def help_lines() -> list[str]:
         _("r  turn it clockwise   f  mirror it   n / p  next / previous place it fits"),
         _("Enter  sew it on   Esc  put it down   a  advance (asks first)"),
         _("u  undo   h  hint   s  save   l  load   N  new game   q  quit"),
+        _("L  language   H  how to play (the rules)"),
         "",
         _("On the quilt: [] the patch you hold (red: does not fit there, XX: overlap),"),
         _("+ where its corner can go in this orientation, ▒▒ special patch."),
@@ -148,6 +159,9 @@ class HelpScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,enter,question_mark,q", "close", show=False)
     ]
+
+    def __init__(self) -> None:
+        super().__init__(classes=direction_classes())
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="help"):
@@ -165,11 +179,11 @@ def mode_options(human_seat: int) -> list[tuple[str, tuple[str, str]]]:
     for n in range(1, 6):
         kinds = ["human", "human"]
         kinds[1 - human_seat] = f"level{n}"
-        options.append((_("You against level {n}").format(n=n), (kinds[0], kinds[1])))
+        options.append((fmt(_("You against level {n}"), n=n), (kinds[0], kinds[1])))
     options.append((_("Two people at this keyboard"), ("human", "human")))
     for a, b in ((1, 2), (2, 3), (3, 4)):
         options.append(
-            (_("Watch level {a} against level {b}").format(a=a, b=b), (f"level{a}", f"level{b}"))
+            (fmt(_("Watch level {a} against level {b}"), a=a, b=b), (f"level{a}", f"level{b}"))
         )
     return options
 
@@ -180,7 +194,7 @@ class NewGameScreen(ModalScreen[tuple[str, str] | None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", show=False)]
 
     def __init__(self, human_seat: int) -> None:
-        super().__init__()
+        super().__init__(classes=direction_classes())
         self.options = mode_options(human_seat)
 
     def compose(self) -> ComposeResult:
@@ -199,4 +213,55 @@ class NewGameScreen(ModalScreen[tuple[str, str] | None]):
         self.dismiss(self.options[index][1])
 
     def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class LanguageScreen(ModalScreen[str | None]):
+    """Choose the language of the texts (each language named in itself)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", show=False)]
+
+    def __init__(self) -> None:
+        super().__init__(classes=direction_classes())
+        self.codes = list(i18n.available_languages())
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="language"):
+            yield Static(_("Language"), classes="dialog-title")
+            yield OptionList(*(Option(f"{i18n.language_name(c)}  ({c})", id=c) for c in self.codes))
+            yield Static(_("Enter: choose   Esc: cancel"), classes="dialog-keys")
+
+    def on_mount(self) -> None:
+        options = self.query_one(OptionList)
+        current = i18n.base_language(i18n.language())
+        if current in self.codes:
+            options.highlighted = self.codes.index(current)
+        options.focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class HowToScreen(ModalScreen[None]):
+    """The rules for players, in the current language (i18n/howto/<lang>.md)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", show=False)]
+
+    def __init__(self) -> None:
+        super().__init__(classes=direction_classes())
+
+    def compose(self) -> ComposeResult:
+        text = i18n.howto_markdown(i18n.language()) or i18n.howto_markdown("en") or ""
+        with Vertical(classes="dialog", id="howto"):
+            with VerticalScroll(id="howto-text"):
+                yield Markdown(text)
+            yield Static(_("↑ ↓ PgUp PgDn: scroll   Esc: back to the game"), classes="dialog-keys")
+
+    def on_mount(self) -> None:
+        self.query_one("#howto-text", VerticalScroll).focus()
+
+    def action_close(self) -> None:
         self.dismiss(None)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from ..ai import Agent, agent_names, get_agent
 from ..engine import PatchworkError
-from ..i18n import _
+from ..i18n import _, fmt
 
 HUMAN = "human"
 
@@ -29,9 +29,9 @@ class Seat:
     def label(self, player: int) -> str:
         """The seat's name on screen, in the current language."""
         if self.agent is None:
-            return _("You") if self.humans == 1 else _("Player {n}").format(n=player)
+            return _("You") if self.humans == 1 else fmt(_("Player {n}"), n=player)
         if self.kind.startswith("level") and self.kind[5:].isdigit():
-            return _("level {n}").format(n=self.kind[5:])
+            return fmt(_("level {n}"), n=int(self.kind[5:]))
         return self.kind
 
 
@@ -42,33 +42,45 @@ def add_game_options(parser: argparse.ArgumentParser, opponent: str, watch: str)
         "--opponent",
         choices=kinds,
         default=opponent,
-        help=f"who plays against you (default {opponent}; 'human' for two people)",
+        help=fmt(
+            _("who plays against you (default {opponent}; 'human' for two people)"),
+            opponent=opponent,
+        ),
     )
     parser.add_argument(
-        "--seat", type=int, choices=(0, 1), default=0, help="your seat: 0 moves first (default 0)"
+        "--seat",
+        type=int,
+        choices=(0, 1),
+        default=0,
+        help=_("your seat: 0 moves first (default 0)"),
     )
     parser.add_argument(
         "--agents",
         nargs=2,
         metavar=("P0", "P1"),
         choices=kinds,
-        help=f"set both seats instead, e.g. --agents {watch} to watch a game",
+        help=fmt(_("set both seats instead, e.g. --agents {agents} to watch a game"), agents=watch),
     )
-    parser.add_argument("--seed", type=int, help="seed for the setup and the agents")
+    parser.add_argument("--seed", type=int, help=_("seed for the setup and the agents"))
     parser.add_argument(
         "--edition",
         choices=("revised", "original"),
         default="revised",
-        help="time board printing: where the special patches lie (default revised)",
+        help=_("time board printing: where the special patches lie (default revised)"),
     )
-    parser.add_argument("--no-rotation", action="store_true", help="patches may not be turned")
-    parser.add_argument("--no-flip", action="store_true", help="patches may not be mirrored")
+    parser.add_argument("--no-rotation", action="store_true", help=_("patches may not be turned"))
+    parser.add_argument("--no-flip", action="store_true", help=_("patches may not be mirrored"))
+    parser.add_argument(
+        "--lang",
+        metavar="LANG",
+        help=_("language of the texts (en, fa, pt, ru, fi; default: the system locale)"),
+    )
 
 
 def make_seats(kinds: Sequence[str], seed: int | None = None) -> tuple[Seat, Seat]:
     """Seats from two kinds ("human" or an agent name); agents get seeds derived from ``seed``."""
     if len(kinds) != 2:
-        raise PatchworkError("a game needs exactly two players")
+        raise PatchworkError(_("a game needs exactly two players"))
     humans = sum(kind == HUMAN for kind in kinds)
     seats = []
     for p, kind in enumerate(kinds):

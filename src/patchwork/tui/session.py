@@ -20,7 +20,7 @@ from ..engine import (
     State,
 )
 from ..engine import kernels as K
-from ..i18n import _
+from ..i18n import _, fmt, ngettext
 from .placement import Ghost, Square, fitting_anchors, mirrored, rotated
 from .seats import Seat
 
@@ -118,11 +118,19 @@ class Session:
         p = self.player
         status = self.offer_status(patch_id)
         if status == "cost" and p is not None:
-            return _("Patch {id} costs {cost} buttons; you have {have}.").format(
-                id=patch_id, cost=PATCHES[patch_id].buttons, have=self.state.players[p].buttons
+            cost = PATCHES[patch_id].buttons
+            return fmt(
+                ngettext(
+                    "Patch {id} costs {cost} button; you have {have}.",
+                    "Patch {id} costs {cost} buttons; you have {have}.",
+                    cost,
+                ),
+                id=patch_id,
+                cost=cost,
+                have=self.state.players[p].buttons,
             )
         if status == "room":
-            return _("Patch {id} fits nowhere on your quilt board.").format(id=patch_id)
+            return fmt(_("Patch {id} fits nowhere on your quilt board."), id=patch_id)
         return _("First place your special patch.")
 
     def verdict(self) -> str | None:
@@ -196,7 +204,7 @@ class Session:
         if state.pending_specials:
             return _("First place your special patch.")
         if patch_id not in state.offered:
-            return _("Patch {id} is not on offer.").format(id=patch_id)
+            return fmt(_("Patch {id} is not on offer."), id=patch_id)
         options = self.placements(patch_id)
         if not options:
             return self.why_not_buyable(patch_id)

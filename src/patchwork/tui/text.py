@@ -14,6 +14,7 @@ import textwrap
 from collections.abc import Callable, Sequence
 from typing import Literal, TextIO
 
+from .. import i18n
 from ..engine import (
     PATCHES,
     Advance,
@@ -29,6 +30,8 @@ from ..engine import (
     square_name,
 )
 from ..engine.data import EMPTY_PENALTY, FINAL_SPACE, INCOME_SPACES
+from ..i18n import _, digits, fmt, ngettext
+from .describe import patch_numbers
 from .seats import HUMAN, Seat, add_game_options, make_seats
 
 InputFn = Callable[[str], str]
@@ -45,7 +48,9 @@ FULL_LISTING = 40  # list every legal move when there are at most this many
 
 def _who(seats: Sequence[Seat], p: int) -> str:
     seat = seats[p]
-    return f"Player {p} ({'you' if seat.is_human and seat.humans == 1 else seat.record_name})"
+    if seat.is_human and seat.humans == 1:
+        return fmt(_("Player {n} (you)"), n=p)
+    return fmt(_("Player {n} ({name})"), n=p, name=seat.record_name)
 
 
 def _side_by_side(columns: Sequence[Sequence[str]], width: int) -> list[str]:
@@ -58,7 +63,7 @@ def _side_by_side(columns: Sequence[Sequence[str]], width: int) -> list[str]:
 
 def _next_mark(position: int) -> str:
     ahead = [m for m in INCOME_SPACES if m > position]
-    return str(ahead[0]) if ahead else "none"
+    return digits(ahead[0]) if ahead else _("none")
 
 
 def _quilt_block(state: State, seats: Sequence[Seat], p: int) -> list[str]:
@@ -67,14 +72,14 @@ def _quilt_block(state: State, seats: Sequence[Seat], p: int) -> list[str]:
     lines = [_who(seats, p), "   " + COLUMN_LABELS]
     lines += [f"{r + 1:>2} " + " ".join(row) for r, row in enumerate(me.quilt.rows())]
     lines += [
-        f"space {me.position} of {FINAL_SPACE}",
-        f"buttons {me.buttons}, income {me.income}",
-        f"next income mark: {_next_mark(me.position)}",
-        f"empty squares {me.quilt.empty_squares}",
-        f"score now {score}",
+        fmt(_("space {space} of {final}"), space=me.position, final=FINAL_SPACE),
+        fmt(_("buttons {b}, income {i}"), b=me.buttons, i=me.income),
+        fmt(_("next income mark: {mark}"), mark=_next_mark(me.position)),
+        fmt(_("empty squares {n}"), n=me.quilt.empty_squares),
+        fmt(_("score now {s}"), s=score),
     ]
     if state.bonus_owner == p:
-        lines.append("holds the bonus tile")
+        lines.append(_("holds the bonus tile"))
     return lines
 
 
@@ -87,7 +92,7 @@ def render_offer(state: State) -> list[str]:
     """The offered patches drawn side by side, with cost, time and income."""
     offered = state.offered
     if not offered:
-        return ["No patches left in the circle: the only action is to advance (A)."]
+        return [_("No patches left in the circle: the only action is to advance (A).")]
     can_buy = _buyable(state) if not state.pending_specials else set(offered)
     # Shapes start on the same row; the numbers line up below the tallest one.
     tallest = max(len(PATCHES[pid].shape) for pid in offered)
@@ -95,44 +100,58 @@ def render_offer(state: State) -> list[str]:
     for pid in offered:
         patch = PATCHES[pid]
         shape = list(patch.shape) + [""] * (tallest - len(patch.shape))
-        block = [f"patch {pid}", *shape, f"cost {patch.buttons}", f"time {patch.time}"]
-        block.append(f"income {patch.income}")
+        block = [fmt(_("patch {id}"), id=pid), *shape, *patch_numbers(pid)]
         if pid not in can_buy:
-            block.append("x can't buy")
+            block.append("x " + _("can't buy"))
         blocks.append(block)
     rest = state.circle[len(offered) :]
-    lines = ["Offered patches (# covered):"]
+    lines = [_("Offered patches (# covered):")]
     lines += ["  " + line for line in _side_by_side(blocks, 14)]
     if rest:
-        lines.append("Then, clockwise: " + " ".join(str(i) for i in rest))
+        lines.append(_("Then, clockwise:") + " " + " ".join(digits(i) for i in rest))
     return lines
 
 
 def render_state(state: State, seats: Sequence[Seat]) -> str:
     """Everything a player needs to choose a move, as text."""
     lines = _side_by_side([_quilt_block(state, seats, p) for p in (0, 1)], QUILT_WIDTH)
-    specials = " ".join(str(s) for s in state.special_spaces_left) or "none"
+    specials = " ".join(digits(s) for s in state.special_spaces_left) or _("none")
     bonus = state.bonus_owner
     lines += [
         "",
-        f"Time board: income marks at {' '.join(str(m) for m in INCOME_SPACES)}.",
-        f"Special patches still lying on spaces: {specials}.",
-        "Bonus tile (7x7): " + ("unclaimed" if bonus is None else f"Player {bonus}") + ".",
+        fmt(
+            _("Time board: income marks at {marks}."),
+            marks=" ".join(digits(m) for m in INCOME_SPACES),
+        ),
+        fmt(_("Special patches still lying on spaces: {spaces}."), spaces=specials),
+        _("Bonus tile (7x7): unclaimed.")
+        if bonus is None
+        else fmt(_("Bonus tile (7x7): Player {n}."), n=bonus),
         "",
     ]
     p = state.current_player
     if p is None:
-        lines.append("The game is over.")
+        lines.append(_("The game is over."))
         return "\n".join(lines)
     lines += [*render_offer(state), ""]
     if state.pending_specials:
         n = state.pending_specials
         lines.append(
-            f"{_who(seats, p)} must place {n} special patch{'es' if n > 1 else ''} "
-            f"on an empty square, like {state.legal_moves()[0]}."
+            fmt(
+                ngettext(
+                    "{name} must place a special patch on an empty square, like {move}.",
+                    "{name} must place {n} special patches on empty squares, like {move}.",
+                    n,
+                ),
+                name=_who(seats, p),
+                n=n,
+                move=str(state.legal_moves()[0]),
+            )
         )
     else:
-        lines.append(f"{_who(seats, p)} to move: buy an offered patch or advance (A).")
+        lines.append(
+            fmt(_("{name} to move: buy an offered patch or advance (A)."), name=_who(seats, p))
+        )
     return "\n".join(lines)
 
 
@@ -150,15 +169,16 @@ def _draw_squares(squares: frozenset[tuple[int, int]]) -> list[str]:
 def help_text(state: State) -> str:
     """The notation and the commands, with an example taken from the current position."""
     lines = [
-        "Type a move or a command.",
-        "Moves:",
-        "  A           advance your time token to just past your opponent's (buttons per space)",
-        "  17r90@c4    buy patch 17 turned 90 degrees clockwise, the top-left corner of its",
-        "              bounding box on square c4",
-        "  S@e5        place a special patch on e5 (only when you have one to place)",
-        "Squares: columns a-i left to right, rows 1-9 top to bottom (a1 is the top-left).",
-        "Orientations: r0 r90 r180 r270 turn clockwise; f0 f90 f180 f270 first mirror the",
-        "patch left-right (as drawn in the offer), then turn it.",
+        _("Type a move or a command."),
+        _("Moves:"),
+        "  A           "
+        + _("advance your time token to just past your opponent's (buttons per space)"),
+        "  17r90@c4    " + _("buy patch 17 turned 90 degrees clockwise, the top-left corner"),
+        "              " + _("of its bounding box on square c4"),
+        "  S@e5        " + _("place a special patch on e5 (only when you have one to place)"),
+        _("Squares: columns a-i left to right, rows 1-9 top to bottom (a1 is the top-left)."),
+        _("Orientations: r0 r90 r180 r270 turn clockwise; f0 f90 f180 f270 first mirror"),
+        _("the patch left-right (as drawn in the offer), then turn it."),
     ]
     legal = state.legal_moves()
     buys = [m for m in legal if isinstance(m, Buy)]
@@ -168,14 +188,16 @@ def help_text(state: State) -> str:
         example = next((m for m in legal if isinstance(m, PlaceSpecial)), None)
     if example is not None:
         covered = " ".join(square_name(r, c) for r, c in sorted(example.squares))
-        lines.append(f"Example here: {example} covers {covered}:")
+        lines.append(
+            fmt(_("Example here: {move} covers {squares}:"), move=str(example), squares=covered)
+        )
         lines += ["    " + row for row in _draw_squares(example.squares)]
     lines += [
-        "Commands:",
-        "  moves       list the legal moves (moves 17: every placement of patch 17)",
-        "  undo        take back your last move (and the opponent's replies)",
-        "  help        this text",
-        "  quit        stop the game",
+        _("Commands (typed in English):"),
+        "  moves       " + _("list the legal moves (moves 17: every placement of patch 17)"),
+        "  undo        " + _("take back your last move (and the opponent's replies)"),
+        "  help        " + _("this text"),
+        "  quit        " + _("stop the game"),
     ]
     return "\n".join(lines)
 
@@ -191,28 +213,42 @@ def moves_text(state: State, arg: str = "") -> str:
         try:
             pid = int(arg)
         except ValueError:
-            return f"'moves {arg}': give a patch number, like 'moves 17'"
+            return fmt(_("'moves {arg}': give a patch number, like 'moves 17'"), arg=arg)
         chosen = [str(m) for m in legal if isinstance(m, Buy) and m.patch_id == pid]
         if not chosen:
-            offered = ", ".join(str(i) for i in state.offered) or "none"
-            return f"No legal move buys patch {pid} now (offered: {offered})."
-        return "\n".join([f"{len(chosen)} placements of patch {pid}:", *_wrap(chosen)])
-    lines = [f"{len(legal)} legal move{'s' if len(legal) != 1 else ''}:"]
+            offered = ", ".join(digits(i) for i in state.offered) or _("none")
+            return fmt(
+                _("No legal move buys patch {id} now (offered: {offered})."),
+                id=pid,
+                offered=offered,
+            )
+        header = ngettext(
+            "{n} placement of patch {id}:", "{n} placements of patch {id}:", len(chosen)
+        )
+        return "\n".join([fmt(header, n=len(chosen), id=pid), *_wrap(chosen)])
+    lines = [fmt(ngettext("{n} legal move:", "{n} legal moves:", len(legal)), n=len(legal))]
     if len(legal) <= FULL_LISTING:
         return "\n".join(lines + _wrap([str(m) for m in legal]))
     specials = [str(m) for m in legal if isinstance(m, PlaceSpecial)]
     if specials:
         return "\n".join(lines + _wrap(specials))
     if any(isinstance(m, Advance) for m in legal):
-        lines.append("  A  (advance)")
+        lines.append("  A  " + _("(advance)"))
     for pid in state.offered:
         buys = [str(m) for m in legal if isinstance(m, Buy) and m.patch_id == pid]
         if not buys:
-            lines.append(f"  patch {pid}: cannot be bought now")
+            lines.append("  " + fmt(_("patch {id}: cannot be bought now"), id=pid))
             continue
-        more = f" ... ('moves {pid}' lists all)" if len(buys) > EXAMPLE_LIMIT else ""
+        more = (
+            " " + fmt(_("... ('moves {arg}' lists all)"), arg=str(pid))
+            if len(buys) > EXAMPLE_LIMIT
+            else ""
+        )
+        placements = ngettext(
+            "patch {id}, {n} placement: {moves}", "patch {id}, {n} placements: {moves}", len(buys)
+        )
         lines.append(
-            f"  patch {pid}, {len(buys)} placements: {' '.join(buys[:EXAMPLE_LIMIT])}{more}"
+            "  " + fmt(placements, id=pid, n=len(buys), moves=" ".join(buys[:EXAMPLE_LIMIT])) + more
         )
     return "\n".join(lines)
 
@@ -220,23 +256,47 @@ def moves_text(state: State, arg: str = "") -> str:
 def scores_text(state: State, seats: Sequence[Seat]) -> str:
     """The final (or current) scores broken down, and the winner with the tie-break if used."""
     scores = state.scores()
-    lines = [f"Scores: buttons + bonus tile - {EMPTY_PENALTY} x empty squares"]
+    lines = [
+        fmt(_("Scores: buttons + bonus tile - {penalty} x empty squares"), penalty=EMPTY_PENALTY)
+    ]
     for p in (0, 1):
         buttons, bonus, empty = state.score_parts(p)
         lines.append(
-            f"  {_who(seats, p)}: {buttons} + {bonus} - {EMPTY_PENALTY} x {empty} = {scores[p]}"
+            "  "
+            + fmt(
+                _("{name}: {buttons} + {bonus} - {penalty} x {empty} = {score}"),
+                name=_who(seats, p),
+                buttons=buttons,
+                bonus=bonus,
+                penalty=EMPTY_PENALTY,
+                empty=empty,
+                score=scores[p],
+            )
         )
     winner = state.winner()
     if winner is None:
         return "\n".join(lines)
     if scores[0] == scores[1]:
         lines.append(
-            f"Tied on {scores[0]}: {_who(seats, winner)} wins the tie-break, "
-            f"having reached space {FINAL_SPACE} first."
+            fmt(
+                _(
+                    "Tied on {score}: {name} wins the tie-break, "
+                    "having reached space {final} first."
+                ),
+                score=scores[0],
+                name=_who(seats, winner),
+                final=FINAL_SPACE,
+            )
         )
     else:
         margin = abs(scores[0] - scores[1])
-        lines.append(f"{_who(seats, winner)} wins by {margin} point{'s' if margin > 1 else ''}.")
+        lines.append(
+            fmt(
+                ngettext("{name} wins by {n} point.", "{name} wins by {n} points.", margin),
+                name=_who(seats, winner),
+                n=margin,
+            )
+        )
     return "\n".join(lines)
 
 
@@ -258,10 +318,10 @@ def _undo(game: Game, seats: Sequence[Seat], write: Callable[[str], None]) -> No
     """Take back to the last position where a person was to move."""
     humans = [i for i, p in enumerate(_movers(game)) if seats[p].agent is None]
     if not humans:
-        write("Nothing to take back yet.")
+        write(_("Nothing to take back yet."))
         return
-    taken = [game.pop() for _ in range(len(game) - humans[-1])]
-    write("Took back: " + " ".join(str(m) for m in reversed(taken)))
+    taken = [game.pop() for _i in range(len(game) - humans[-1])]
+    write(fmt(_("Took back: {moves}"), moves=" ".join(str(m) for m in reversed(taken))))
 
 
 def _human_turn(
@@ -273,11 +333,11 @@ def _human_turn(
     assert p is not None
     while True:
         try:
-            text = input_fn(f"{_who(seats, p)} move> ")
+            text = i18n.ascii_digits(input_fn(fmt(_("{name} move> "), name=_who(seats, p))))
         except EOFError:
-            write("\nEnd of input: quitting.")
+            write("\n" + _("End of input: quitting."))
             return False
-        command, _, arg = text.strip().partition(" ")
+        command, _sep, arg = text.strip().partition(" ")
         command = command.lower()
         if not command:
             continue
@@ -296,10 +356,11 @@ def _human_turn(
             try:
                 move = Move.parse(text, state)
             except PatchworkError as e:
-                write(f"{e}\n(type 'help' for the notation, 'moves' for the legal moves)")
+                hint = _("(type 'help' for the notation, 'moves' for the legal moves)")
+                write(f"{e}\n{hint}")
                 continue
             game.push(move)
-            write(f"{_who(seats, p)} plays {move}")
+            write(fmt(_("{name} plays {move}"), name=_who(seats, p), move=str(move)))
             return True
 
 
@@ -327,14 +388,14 @@ def play(
             if agent is None:
                 write("\n" + render_state(state, seats))
                 if not _human_turn(game, seats, input_fn, write):
-                    write("Game stopped.")
+                    write(_("Game stopped."))
                     return "quit"
             else:
                 move = agent.choose(state, limit)
                 game.push(move)
-                write(f"{_who(seats, p)} plays {move}")
+                write(fmt(_("{name} plays {move}"), name=_who(seats, p), move=str(move)))
     except KeyboardInterrupt:
-        write("\nInterrupted.")
+        write("\n" + _("Interrupted."))
         return "interrupted"
     write("\n" + render_state(game.state, seats))
     write(scores_text(game.state, seats))
@@ -351,11 +412,15 @@ def save_record(game: Game, seats: Sequence[Seat], path: str, outcome: Outcome) 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="patchwork play",
-        description="Play Patchwork in the terminal: against an agent, two people at one "
-        "keyboard, or watch two agents. Type 'help' during the game for the move notation.",
+        description=_(
+            "Play Patchwork in the terminal: against an agent, two people at one "
+            "keyboard, or watch two agents. Type 'help' during the game for the move notation."
+        ),
     )
     add_game_options(parser, opponent="greedy", watch="greedy random")
-    parser.add_argument("--save", metavar="FILE", help="write the game record to FILE at the end")
+    parser.add_argument(
+        "--save", metavar="FILE", help=_("write the game record to FILE at the end")
+    )
     return parser
 
 
@@ -367,6 +432,7 @@ def main(
 ) -> int:
     """``patchwork play``: returns 0 when the game ends or is quit, 1 on an error."""
     stream = sys.stdout if out is None else out
+    i18n.set_language(i18n.lang_option(sys.argv[1:] if argv is None else argv))
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as e:  # --help, or a bad option (argparse has printed why)
@@ -381,14 +447,17 @@ def main(
         seats = make_seats(kinds, args.seed)
         game = Game(new_game(seed=args.seed, rules=rules))
     except PatchworkError as e:
-        print(f"patchwork play: {e}", file=sys.stderr)
+        print(fmt(_("patchwork play: {error}"), error=e), file=sys.stderr)
         return 1
     outcome = play(game, seats, input_fn=input_fn, out=stream)
     if args.save:
         try:
             save_record(game, seats, args.save, outcome)
         except OSError as e:
-            print(f"patchwork play: cannot save {args.save}: {e}", file=sys.stderr)
+            print(
+                fmt(_("patchwork play: cannot save {path}: {error}"), path=args.save, error=e),
+                file=sys.stderr,
+            )
             return 1
-        stream.write(f"Saved the game record to {args.save}\n")
+        stream.write(fmt(_("Saved the game record to {path}."), path=args.save) + "\n")
     return 130 if outcome == "interrupted" else 0

@@ -14,6 +14,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from ..engine.data import FINAL_SPACE, INCOME_SPACES
+from ..i18n import digits
 from . import colours
 from .quilt import PLAYER_COLOURS
 
@@ -54,7 +55,7 @@ class TimeBoard(Widget):
             cells[pic.target[1]] = TARGETS[p]
         cells[pic.positions[p]] = TOKENS[p]
         line.append("".join(cells), Style(color=colour, bold=True))
-        line.append(f" {pic.positions[p]:>2}", colour)
+        line.append(f" {digits(pic.positions[p]):>2}", colour)
         return line
 
     def _track(self) -> Text:
@@ -69,7 +70,7 @@ class TimeBoard(Widget):
                 line.append("┆", "dim")
             else:
                 line.append("·", "dim")
-        line.append(f" {FINAL_SPACE}", "dim")
+        line.append(f" {digits(FINAL_SPACE)}", "dim")
         return line
 
     def render(self) -> Text:
