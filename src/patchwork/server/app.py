@@ -15,7 +15,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from .. import __version__
 from ..engine import new_game
 from ..i18n import N_, Translator, translator
-from . import i18n_routes, routes, views, ws
+from . import i18n_routes, routes, views, webpages, ws
 from .ai_runner import AIRunner
 from .config import Settings
 from .errors import ServerError, request_language
@@ -147,4 +147,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(routes.router)
     app.include_router(ws.router)
     app.include_router(i18n_routes.router)
+    app.include_router(webpages.router)
     return app

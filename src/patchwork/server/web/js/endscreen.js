@@ -1,0 +1,89 @@
+// The end of a game: who won and why, each score taken apart as the engine counted it
+// (buttons, the bonus tile, the empty squares' penalty), the tie-break, and what next.
+
+import { _, fmt, ngettext, num } from "./i18n.js";
+import { h } from "./ui.js";
+
+function termination(g, screen) {
+  const r = g.result;
+  const loser = r.winner === null ? null : 1 - r.winner;
+  switch (r.termination) {
+    case "resigned":
+      return fmt(_("{name} resigned."), { name: screen.plainName(loser) });
+    case "time":
+      return fmt(_("{name} ran out of time."), { name: screen.plainName(loser) });
+    case "abandoned":
+      return fmt(_("{name} left the game and {winner} claimed it."),
+        { name: screen.plainName(loser), winner: screen.plainName(r.winner) });
+    default:
+      return _("Both time tokens reached the centre of the time board.");
+  }
+}
+
+export function renderEnd(screen, slot) {
+  const g = screen.store.game;
+  if (!g || g.status !== "finished" || !g.result) {
+    slot.replaceChildren();
+    return;
+  }
+  const parts = g.score_parts;
+  const rows = [0, 1].map((seat) => {
+    const p = parts[seat];
+    return h("tr", { "data-seat": String(seat) }, [
+      h("th", { scope: "row", text: screen.plainName(seat) }),
+      h("td", { text: num(p.buttons) }),
+      h("td", { text: p.bonus ? `+${num(p.bonus)}` : num(0) }),
+      h("td", {}, [
+        p.penalty ? `−${num(p.penalty)}` : num(0),
+        h("span", { class: "muted small" }, [" ", fmt(ngettext("({n} empty square)",
+          "({n} empty squares)", p.empty_squares), {})]),
+      ]),
+      h("td", { class: "total", text: num(g.scores[seat]) }),
+    ]);
+  });
+  const table = h("table", { class: "score-table", id: "score-table" }, [
+    h("caption", { text: _("How the scores add up") }),
+    h("thead", {}, [h("tr", {}, [
+      h("th", { scope: "col", text: _("Player") }),
+      h("th", { scope: "col", text: _("Buttons") }),
+      h("th", { scope: "col", text: _("7×7 bonus") }),
+      h("th", { scope: "col", text: _("Empty squares (−2 each)") }),
+      h("th", { scope: "col", text: _("Score") }),
+    ])]),
+    h("tbody", {}, rows),
+  ]);
+  const notes = [h("p", { text: termination(g, screen) })];
+  if (g.result.termination === "finished" && g.scores[0] === g.scores[1] &&
+      g.first_to_finish !== null) {
+    notes.push(h("p", { class: "tiebreak", text: fmt(_("A tie on points: {name} reached the centre first and wins."),
+      { name: screen.plainName(g.first_to_finish) }) }));
+  }
+  const actions = [];
+  const player = screen.seats.length > 0;
+  if (player) {
+    const offered = g.rematch.offered_by;
+    if (offered !== null && !screen.seats.includes(offered)) {
+      actions.push(h("button", { type: "button", class: "primary", id: "accept-rematch",
+        onclick: () => screen.rematch("accept") }, [_("Accept the rematch")]));
+      actions.push(h("button", { type: "button", onclick: () => screen.rematch("decline") },
+        [_("Decline")]));
+    } else {
+      actions.push(h("button", { type: "button", class: "primary", id: "rematch",
+        disabled: offered !== null, onclick: () => screen.rematch("offer") },
+      [offered !== null ? _("Rematch offered") : _("Rematch")]));
+    }
+  }
+  actions.push(h("a", { class: "button", id: "replay-link", href: `/play/${g.id}?replay=1`,
+    "data-link": "1" }, [_("Replay the game")]));
+  actions.push(h("a", { class: "button", href: `/api/games/${g.id}/record.txt`, download: `patchwork-${g.id}.txt` },
+    [_("Download the record")]));
+  actions.push(h("a", { class: "button quiet", href: "/", "data-link": "1" }, [_("New game")]));
+  const existing = slot.querySelector("#end-title");
+  slot.replaceChildren(h("section", { class: "card end", id: "end-screen", "aria-labelledby": "end-title" }, [
+    h("h2", { id: "end-title", text: screen.resultHeadline(g) }),
+    ...notes,
+    table,
+    h("div", { class: "actions" }, actions),
+  ]));
+  if (!existing) slot.querySelector("#end-title").setAttribute("tabindex", "-1");
+}

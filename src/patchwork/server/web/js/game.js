@@ -1,0 +1,755 @@
+// The game screen: both quilts, the time board, the circle and the offer, the players'
+// figures, the move list, and everything a player does (place, advance, undo, hint,
+// resign, rematch). All it shows is the server's game view; it keeps it current over the
+// websocket and says aloud what changed.
+
+import { api } from "./api.js";
+import { _, fmt, ngettext, num } from "./i18n.js";
+import { Placement } from "./placement.js";
+import { patchFacts, patchLabel, patchSvg, specialSvg } from "./pieces.js";
+import { QuiltView, piecesBySeat } from "./quilt.js";
+import { GameSocket } from "./socket.js";
+import { loadSeat, saveSeat, Store } from "./store.js";
+import { renderTimeBoard, tokenShape } from "./timeboard.js";
+import { h, announce, toast, confirmDialog, fatal, errorText } from "./ui.js";
+import { svgRoot } from "./svg.js";
+import { movePatch } from "./shapes.js";
+import { renderEnd } from "./endscreen.js";
+
+function seatToken(seat) {
+  const svg = svgRoot("0 0 10 10", { class: "seat-token", width: 18, height: 18,
+    "aria-hidden": "true" });
+  svg.append(tokenShape(seat, 5, 5, 4));
+  return svg;
+}
+
+function onTopOf(position) {
+  const field = String(position || "").split(" ")[4];
+  return field === "1" ? 1 : 0;
+}
+
+export class GameScreen {
+  constructor(root, { meta, gameId, navigate }) {
+    this.root = root;
+    this.meta = meta;
+    this.id = gameId;
+    this.navigate = navigate;
+    this.store = new Store();
+    this.seats = [];
+    this.token = null;
+    this.socket = null;
+    this.presence = null;
+    this.clockOffset = 0;
+    this.busy = false;
+    this.quilts = [new QuiltView(""), new QuiltView("")];
+    this.placement = new Placement({
+      game: () => this.store.game,
+      activeSeat: () => this.activeSeat(),
+      quilt: (s) => this.quilts[s],
+      submit: (move) => this.sendMove(move),
+      refuse: (notation, text) => this.refuse(notation, text),
+      status: (text, kind) => this.setStatus(text, kind),
+      changed: () => this.renderTray(),
+    });
+    this.store.subscribe((game, previous) => this.changed(game, previous));
+    this.onOnline = () => this.socket && this.socket.reconnectNow();
+    window.addEventListener("online", this.onOnline);
+    this.tick = setInterval(() => this.renderClocks(), 500);
+  }
+
+  destroy() {
+    clearInterval(this.tick);
+    window.removeEventListener("online", this.onOnline);
+    this.placement.destroy();
+    if (this.socket) this.socket.close();
+  }
+
+  // -- start-up ---------------------------------------------------------------------------
+
+  async start() {
+    this.root.replaceChildren(h("p", { class: "loading", text: _("Loading the game…") }));
+    const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
+    let saved = loadSeat(this.id);
+    let game;
+    try {
+      game = await api.game(this.id);
+    } catch (err) {
+      if (err.code === "game_not_found") {
+        fatal(this.root, _("No such game"), _("This link does not lead to a game. It may have been mistyped."));
+      } else {
+        fatal(this.root, _("The game could not be loaded"), errorText(err),
+          [h("button", { type: "button", text: _("Try again"), onclick: () => this.start() })]);
+      }
+      return;
+    }
+    if (!saved && invite && game.status === "waiting") {
+      saved = await this.askToJoin(game, invite);
+      if (!saved) return;
+    } else if (invite) {
+      history.replaceState(null, "", location.pathname + location.search);
+    }
+    this.token = saved ? saved.token : null;
+    if (saved && saved.seat !== null && saved.seat !== undefined) this.seats = [saved.seat];
+    if (saved && game.mode === "local") this.seats = [0, 1];
+    this.layout();
+    this.store.set(game);
+    this.socket = new GameSocket(this.id, this.token, {
+      onMessage: (msg) => this.onMessage(msg),
+      onStatus: (status) => this.onConnection(status),
+    });
+  }
+
+  askToJoin(game, invite) {
+    return new Promise((resolve) => {
+      const host = game.seats.find((s) => s.joined);
+      const name = h("input", { name: "name", id: "join-name", maxlength: 40,
+        value: (JSON.parse(localStorage.getItem("patchwork.prefs") || "{}").name) || _("Player 2") });
+      const button = h("button", { type: "submit", class: "primary big", id: "join-game",
+        text: _("Join the game") });
+      const form = h("form", { class: "card join" }, [
+        h("h1", { text: _("You are invited") }),
+        h("p", { text: fmt(_("{name} invites you to a game of Patchwork."),
+          { name: host ? host.name : "?" }) }),
+        h("label", { class: "field" }, [h("span", { text: _("Your name") }), name]),
+        button,
+      ]);
+      form.addEventListener("submit", async (e) => {
+        e.preventDefault();
+        button.disabled = true;
+        try {
+          const joined = await api.join(this.id, invite, name.value.trim() || _("Player 2"));
+          saveSeat(this.id, joined.token, joined.seat);
+          history.replaceState(null, "", location.pathname);
+          resolve(loadSeat(this.id));
+        } catch (err) {
+          button.disabled = false;
+          if (err.code === "seat_taken" || err.code === "invite_invalid") {
+            toast(errorText(err), "error");
+            history.replaceState(null, "", location.pathname);
+            resolve(null);
+            this.start();
+          } else {
+            toast(fmt(_("Could not join: {reason}"), { reason: errorText(err) }), "error");
+          }
+        }
+      });
+      this.root.replaceChildren(form);
+      name.focus();
+    });
+  }
+
+  // -- the websocket ------------------------------------------------------------------------
+
+  onMessage(msg) {
+    if (msg.server_time) this.clockOffset = msg.server_time - Date.now() / 1000;
+    switch (msg.type) {
+      case "welcome":
+        if (Array.isArray(msg.seats) && msg.seats.length) this.seats = msg.seats;
+        else if (msg.role === "spectator") this.seats = [];
+        break;
+      case "state":
+        this.apply(msg.game, msg.event ? [msg.event] : []);
+        break;
+      case "sync":
+        if (msg.events && msg.events.length) {
+          announce(fmt(ngettext("Reconnected: {n} change caught up.", "Reconnected: {n} changes caught up.",
+            msg.events.length), {}));
+        }
+        this.apply(msg.game, msg.events || []);
+        break;
+      case "presence":
+        this.presence = msg;
+        this.renderPlayers();
+        break;
+      case "error":
+        if (msg.ref === undefined) toast(errorText(msg), "error");
+        break;
+      default:
+        break;
+    }
+  }
+
+  onConnection(status) {
+    const badge = this.root.querySelector("#connection");
+    if (!badge) return;
+    const words = {
+      connecting: _("Connecting…"),
+      reconnecting: _("Reconnecting…"),
+      online: _("Connected"),
+      offline: _("Connection lost: reconnecting…"),
+      refused: _("The server refused this seat."),
+      closed: "",
+    };
+    badge.textContent = words[status] || "";
+    badge.dataset.status = status;
+    if (status === "offline") announce(words.offline);
+  }
+
+  apply(game, events) {
+    if (!game) return;
+    const current = this.store.game;
+    if (current && current.id === game.id && game.version < current.version) return;
+    this.events = events;
+    this.store.set(game);
+    for (const e of events) {
+      if (e.kind === "rematch" && e.game_id) this.goToRematch(e.game_id);
+    }
+  }
+
+  // -- what changed ---------------------------------------------------------------------------
+
+  changed(game, previous) {
+    if (previous && previous.id === game.id) this.tellChanges(game, previous);
+    this.placement.hint = null;
+    this.placement.refresh();
+    this.render();
+  }
+
+  name(seat) {
+    const g = this.store.game;
+    const mine = this.seats.includes(seat) && this.store.game.mode !== "local";
+    const n = g ? g.seats[seat].name : String(seat + 1);
+    return mine ? fmt(_("{name} (you)"), { name: n }) : n;
+  }
+
+  plainName(seat) {
+    return this.store.game.seats[seat].name;
+  }
+
+  tellChanges(game, previous) {
+    // Moves made since the last view, in words.
+    for (const h of game.history.slice(previous.history.length)) {
+      const who = this.plainName(h.seat);
+      let text;
+      if (h.move === "A") text = fmt(_("{name} advanced."), { name: who });
+      else if (h.move.startsWith("S@")) text = fmt(_("{name} placed a special patch on {square}."), { name: who, square: h.squares[0] });
+      else text = fmt(_("{name} sewed on patch {patch} ({move})."), { name: who, patch: movePatch(h.move), move: h.move });
+      if (!this.seats.includes(h.seat) || game.mode === "local") announce(text);
+    }
+    if (game.pending_specials > previous.pending_specials && game.to_move !== null) {
+      toast(fmt(_("{name} takes a special patch: place it on any empty square."),
+        { name: this.plainName(game.to_move) }), "good", 7000);
+    }
+    if (previous.bonus_owner === null && game.bonus_owner !== null) {
+      toast(fmt(_("{name} has filled a 7×7 square and takes the bonus tile: +{points} points!"),
+        { name: this.plainName(game.bonus_owner), points: this.meta.bonus_points }), "good", 8000);
+    }
+    if (game.history.length < previous.history.length) announce(_("Moves taken back."));
+    if (previous.status === "waiting" && game.status === "active") {
+      toast(fmt(_("{name} has joined. The game begins!"), { name: this.plainName(game.seats.findIndex((s, i) => !this.seats.includes(i))) }), "good");
+    }
+    if (previous.status !== "finished" && game.status === "finished") {
+      announce(this.resultHeadline(game));
+    }
+    if (game.rematch.offered_by !== null && previous.rematch.offered_by === null &&
+        !this.seats.includes(game.rematch.offered_by)) {
+      toast(_("Your opponent offers a rematch."), "info", 8000);
+    }
+    if (game.to_move !== null && game.to_move !== previous.to_move && this.activeSeat() !== null &&
+        game.mode !== "local") {
+      announce(_("Your turn."));
+    }
+  }
+
+  // The seat this browser may place for now (null: not ours to move).
+  activeSeat() {
+    const g = this.store.game;
+    if (!g || g.status !== "active" || g.to_move === null) return null;
+    return this.seats.includes(g.to_move) ? g.to_move : null;
+  }
+
+  boardOrder() {
+    const g = this.store.game;
+    if (g.mode !== "local" && this.seats.length === 1) return [this.seats[0], 1 - this.seats[0]];
+    return [0, 1];
+  }
+
+  // -- layout ---------------------------------------------------------------------------------
+
+  layout() {
+    this.root.replaceChildren();
+    this.els = {
+      bar: h("section", { class: "turn-bar", "aria-label": _("Game status") }),
+      players: [h("section", { class: "player" }), h("section", { class: "player" })],
+      middle: h("section", { class: "middle" }),
+      moves: h("section", { class: "moves card", "aria-labelledby": "moves-title" }),
+      end: h("div", { class: "end-slot" }),
+      invite: h("div", { class: "invite-slot" }),
+    };
+    this.els.timeboard = h("div", { class: "timeboard-box", dir: "ltr" });
+    this.els.tray = h("div", { class: "tray", role: "group", "aria-labelledby": "offer-title" });
+    this.els.status = h("p", { class: "place-status", role: "status", id: "place-status" });
+    this.els.tools = h("div", { class: "piece-tools" });
+    this.els.circle = h("div", { class: "circle-strip", dir: "ltr" });
+    this.els.middle.append(
+      h("div", { class: "card offer-box" }, [
+        h("h2", { id: "offer-title", text: _("On offer") }),
+        this.els.tray, this.els.tools, this.els.status,
+      ]),
+      h("div", { class: "card time-box" }, [h("h2", { text: _("Time board") }), this.els.timeboard]),
+      h("div", { class: "card circle-box" }, [h("h2", { id: "circle-title", text: _("The circle") }),
+        h("p", { class: "muted small", text: _("Clockwise from the neutral token; the first three are on offer.") }),
+        this.els.circle]),
+    );
+    this.els.moveList = h("ol", { class: "move-list", id: "move-list" });
+    this.els.moves.append(h("h2", { id: "moves-title", text: _("Moves") }), this.els.moveList);
+    const grid = h("div", { class: "game-grid" }, [
+      this.els.players[0], this.els.middle, this.els.players[1], this.els.moves,
+    ]);
+    this.root.append(h("div", { class: "game-top" }, [this.els.bar, this.els.invite, this.els.end]),
+      grid);
+    for (const [i, q] of this.quilts.entries()) {
+      q.svg.addEventListener("pointerdown", (e) => {
+        if (this.activeSeat() === i) this.placement.pointerOnBoard(e, q);
+      });
+    }
+  }
+
+  render() {
+    const g = this.store.game;
+    if (!g || !this.els) return;
+    // For people nothing; for tests and tools, which version this screen shows.
+    this.root.dataset.version = String(g.version);
+    this.root.dataset.status = g.status;
+    document.title = `${_("Patchwork")} – ${g.seats[0].name} : ${g.seats[1].name}`;
+    this.renderBar();
+    this.renderInvite();
+    this.renderPlayers();
+    this.renderTray();
+    this.renderCircle();
+    renderTimeBoard(this.els.timeboard, {
+      meta: this.meta, players: g.players, specialsLeft: g.special_spaces_left,
+      onTop: onTopOf(g.position), names: [0, 1].map((s) => this.plainName(s)),
+    });
+    this.renderMoves();
+    renderEnd(this, this.els.end);
+    this.placement.update();
+  }
+
+  renderBar() {
+    const g = this.store.game;
+    const bar = this.els.bar;
+    const active = this.activeSeat();
+    let headline;
+    if (g.status === "waiting") headline = _("Waiting for your friend to join…");
+    else if (g.status === "finished") headline = this.resultHeadline(g);
+    else if (active !== null && g.pending_specials > 0) headline = g.mode === "local"
+      ? fmt(_("{name}: place your special patch"), { name: this.plainName(active) })
+      : _("Your turn: place your special patch");
+    else if (active !== null) headline = g.mode === "local"
+      ? fmt(_("{name}'s turn"), { name: this.plainName(active) }) : _("Your turn");
+    else if (g.seats[g.to_move].kind === "ai") headline = _("The computer is thinking…");
+    else headline = fmt(_("{name}'s turn"), { name: this.plainName(g.to_move) });
+    const turnSeat = g.status === "active" ? g.to_move : null;
+    const buttons = [];
+    const mine = this.seats.length > 0;
+    if (active !== null && g.advance && g.pending_specials === 0) {
+      buttons.push(h("button", { type: "button", class: "primary", id: "advance",
+        onclick: () => this.confirmAdvance() },
+      [fmt(ngettext("Advance: +{n} button", "Advance: +{n} buttons", g.advance.buttons), {})]));
+    }
+    if (mine && g.mode === "ai" && active !== null) {
+      buttons.push(h("button", { type: "button", id: "hint", onclick: () => this.hint() }, [_("Hint")]));
+    }
+    if (mine && g.undo_available) {
+      buttons.push(h("button", { type: "button", id: "undo", onclick: () => this.undo() }, [_("Undo")]));
+    }
+    if (mine && g.status === "active") {
+      buttons.push(h("button", { type: "button", id: "resign", class: "quiet",
+        onclick: () => this.resign() }, [_("Resign")]));
+    }
+    const claimable = this.presence && g.mode === "online" && g.status === "active" && mine &&
+      this.presence.seats.some((s) => !this.seats.includes(s.seat) && s.claimable);
+    if (claimable) {
+      buttons.push(h("button", { type: "button", id: "claim", onclick: () => this.claim() },
+        [_("Claim the win")]));
+    }
+    bar.replaceChildren(
+      h("div", { class: "turn", "data-seat": turnSeat === null ? "" : String(turnSeat) }, [
+        turnSeat === null ? null : seatToken(turnSeat),
+        h("strong", { id: "headline", text: headline }),
+      ]),
+      h("div", { class: "actions" }, buttons),
+      h("span", { id: "connection", class: "connection", "aria-live": "polite" }),
+    );
+    if (this.socket) this.onConnection(this.socket.open ? "online" : "offline");
+  }
+
+  resultHeadline(g) {
+    const r = g.result;
+    if (!r) return _("Game over");
+    if (r.winner === null || r.winner === undefined) return _("Game over");
+    const you = this.seats.includes(r.winner) && g.mode !== "local";
+    const lost = !you && this.seats.length === 1 && g.mode !== "local";
+    if (you) return _("You win!");
+    if (lost) return fmt(_("{name} wins."), { name: this.plainName(r.winner) });
+    return fmt(_("{name} wins!"), { name: this.plainName(r.winner) });
+  }
+
+  renderInvite() {
+    const g = this.store.game;
+    const saved = loadSeat(this.id);
+    if (g.status !== "waiting" || !saved || !saved.invite) {
+      this.els.invite.replaceChildren();
+      return;
+    }
+    const link = `${location.origin}/play/${this.id}#invite=${saved.invite}`;
+    const input = h("input", { readonly: true, value: link, id: "invite-link",
+      "aria-label": _("Invitation link"), onfocus: (e) => e.target.select() });
+    const copy = h("button", { type: "button", id: "copy-link", onclick: async () => {
+      try {
+        await navigator.clipboard.writeText(link);
+        toast(_("Link copied."), "good", 2500);
+      } catch {
+        input.select();
+        toast(_("Select the link and copy it."), "info", 3000);
+      }
+    } }, [_("Copy")]);
+    const share = navigator.share ? h("button", { type: "button", onclick: () =>
+      navigator.share({ title: _("Patchwork"), text: _("Play Patchwork with me"), url: link }).catch(() => {}) },
+    [_("Share")]) : null;
+    this.els.invite.replaceChildren(h("section", { class: "card invite" }, [
+      h("h2", { text: _("Invite a friend") }),
+      h("p", { text: _("Send this link to the person you want to play. The game starts when they open it.") }),
+      h("div", { class: "invite-row" }, [input, copy, share]),
+    ]));
+  }
+
+  renderPlayers() {
+    const g = this.store.game;
+    if (!g || !this.els) return;
+    const order = this.boardOrder();
+    const pieces = piecesBySeat(g.history);
+    const active = this.activeSeat();
+    order.forEach((seat, slot) => {
+      const box = this.els.players[slot];
+      const p = g.players[seat];
+      const quilt = this.quilts[seat];
+      quilt.render(p.quilt, pieces[seat], this.meta.patches, g.bonus_owner === seat);
+      quilt.describe(this.plainName(seat), p.empty_squares);
+      const here = this.presence && this.presence.seats.find((s) => s.seat === seat);
+      const away = here && g.seats[seat].kind === "human" && !here.connected && g.mode === "online";
+      const moving = g.status === "active" && g.to_move === seat;
+      const boardBox = h("div", {
+        class: "board-focus" + (active === seat ? " active" : ""),
+        tabindex: active === seat ? "0" : null,
+        "aria-describedby": active === seat ? "place-status" : null,
+        "aria-label": active === seat ? _("Your quilt board: arrow keys move the patch, R turns, F flips, Enter sews it on") : null,
+      }, [quilt.svg]);
+      const seatInfo = g.seats[seat];
+      box.className = `player card seat${seat}` + (moving ? " moving" : "") + (slot === 0 ? " first" : " second");
+      box.setAttribute("aria-label", this.plainName(seat));
+      box.replaceChildren(
+        h("header", { class: "player-head" }, [
+          seatToken(seat),
+          h("h2", { class: "player-name", text: this.name(seat) }),
+          seatInfo.kind === "ai" ? h("span", { class: "tag", text: fmt(_("computer, level {n}"), { n: seatInfo.level }) }) : null,
+          moving ? h("span", { class: "tag turn-tag", text: _("to move") }) : null,
+          away ? h("span", { class: "tag away", text: _("away") }) : null,
+          h("span", { class: "clock", "data-seat": String(seat) }),
+        ]),
+        h("dl", { class: "figures" }, [
+          h("div", {}, [h("dt", { text: _("Buttons") }), h("dd", { class: "buttons-count", text: num(p.buttons) })]),
+          h("div", {}, [h("dt", { text: _("Income") }), h("dd", { text: num(p.income) })]),
+          h("div", {}, [h("dt", { text: _("Space") }), h("dd", { text: num(p.position) })]),
+          h("div", {}, [h("dt", { text: _("Score now") }), h("dd", { class: "score", text: num(g.scores[seat]) })]),
+        ]),
+        boardBox,
+      );
+    });
+    this.renderClocks();
+  }
+
+  renderClocks() {
+    const g = this.store.game;
+    if (!g || !g.clock || !this.els) return;
+    const c = g.clock;
+    for (const span of this.root.querySelectorAll(".clock")) {
+      const seat = Number(span.dataset.seat);
+      if (c.kind === "correspondence") {
+        span.textContent = c.running === seat && c.flag_at
+          ? fmt(_("move by {date}"), { date: new Date(c.flag_at * 1000).toLocaleString() }) : "";
+        continue;
+      }
+      let ms = c.remaining_ms[seat];
+      if (c.running === seat && c.turn_started) {
+        ms -= (Date.now() / 1000 + this.clockOffset - c.turn_started) * 1000;
+      }
+      ms = Math.max(0, ms);
+      const s = Math.ceil(ms / 1000);
+      span.textContent = `${num(Math.floor(s / 60))}:${String(s % 60).padStart(2, "0")}`;
+      span.classList.toggle("running", c.running === seat);
+      span.classList.toggle("low", ms < 30000);
+    }
+  }
+
+  renderTray() {
+    const g = this.store.game;
+    if (!g || !this.els) return;
+    const active = this.activeSeat();
+    const piece = this.placement.piece;
+    // Rebuilding the cards under a dragging pointer would end the drag, so cards are only
+    // rebuilt when the offer changes; otherwise they are updated in place.
+    const signature = JSON.stringify([active, g.pending_specials, g.version,
+      g.offer.map((o) => [o.patch, o.buyable])]);
+    if (signature !== this.traySignature) {
+      this.traySignature = signature;
+      this.buildCards(g, active);
+    }
+    for (const card of this.els.tray.querySelectorAll(".offer-card")) {
+      const selected = Boolean(piece) && (card.dataset.special
+        ? piece.kind === "special" : piece.kind === "patch" && String(piece.patch) === card.dataset.patch);
+      card.classList.toggle("selected", selected);
+      card.setAttribute("aria-pressed", selected ? "true" : "false");
+      if (card.dataset.patch) {
+        const o = g.offer.find((x) => String(x.patch) === card.dataset.patch);
+        const orientation = selected ? this.placement.orientation : 0;
+        if (Number(card.dataset.orientation || 0) !== orientation) {
+          card.dataset.orientation = String(orientation);
+          card.querySelector(".card-shape").replaceChildren(patchSvg(o, orientation, 20));
+        }
+      }
+    }
+    const tools = [];
+    if (piece && active !== null) {
+      tools.push(
+        h("button", { type: "button", id: "rotate", disabled: !g.rules.rotation,
+          onclick: () => this.placement.rotate() }, [_("Turn"), h("kbd", { text: "R" })]),
+        h("button", { type: "button", id: "flip", disabled: !g.rules.flip,
+          onclick: () => this.placement.flip() }, [_("Flip"), h("kbd", { text: "F" })]),
+        h("button", { type: "button", id: "place", class: "primary",
+          onclick: () => this.placement.place() }, [_("Sew it on"), h("kbd", { text: "Enter" })]),
+        h("button", { type: "button", id: "cancel", class: "quiet",
+          onclick: () => this.placement.cancel() }, [_("Put back"), h("kbd", { text: "Esc" })]),
+      );
+    }
+    this.els.tools.replaceChildren(...tools);
+    if (!piece) {
+      if (active !== null) {
+        this.setStatus(g.pending_specials > 0
+          ? _("Drag the special patch onto any empty square of your quilt.")
+          : _("Drag a patch onto your quilt, or pick one with Enter and place it with the arrow keys."), "");
+      } else {
+        this.setStatus("", "");
+      }
+    }
+  }
+
+  buildCards(g, active) {
+    const cards = [];
+    if (active !== null && g.pending_specials > 0) {
+      const card = h("button", { type: "button", class: "offer-card special", "data-special": "1",
+        "aria-pressed": "false", "aria-label": _("Special patch: place it on any empty square") }, [
+        h("div", { class: "card-shape" }, [specialSvg(34)]),
+        h("span", { class: "card-title", text: _("Special patch") }),
+      ]);
+      const special = { kind: "special", shape: ["#"], income: 0 };
+      card.addEventListener("pointerdown", (e) => this.placement.pointerDownOnCard(e, special, card));
+      card.addEventListener("keydown", (e) => this.cardKey(e, special));
+      cards.push(card);
+    } else {
+      g.offer.forEach((o, i) => {
+        const can = active !== null && o.buyable;
+        let why = "";
+        if (!o.buyable && active !== null) {
+          why = g.players[active].buttons < o.buttons
+            ? fmt(_("Too dear: you have {have} buttons"), { have: g.players[active].buttons })
+            : _("Fits nowhere on your quilt");
+        }
+        const card = h("button", {
+          type: "button",
+          class: "offer-card" + (can ? "" : " dimmed"),
+          "data-patch": String(o.patch),
+          "aria-pressed": "false",
+          "aria-disabled": can ? null : "true",
+          "aria-label": patchLabel(o) + (why ? `. ${why}` : "") + (can ? `. ${_("Press Enter to pick it up.")}` : ""),
+        }, [
+          h("span", { class: "slot-no", "aria-hidden": "true", text: num(i + 1) }),
+          h("div", { class: "card-shape" }, [patchSvg(o, 0, 20)]),
+          patchFacts(o),
+          why ? h("span", { class: "why", text: why }) : null,
+        ]);
+        const p = { kind: "patch", patch: o.patch, shape: o.shape, income: o.income };
+        if (can) {
+          card.addEventListener("pointerdown", (e) => this.placement.pointerDownOnCard(e, p, card));
+          card.addEventListener("keydown", (e) => this.cardKey(e, p));
+        } else {
+          card.addEventListener("click", () => {
+            if (why) this.setStatus(why, "blocked");
+          });
+        }
+        cards.push(card);
+      });
+    }
+    const focusInTray = this.els.tray.contains(document.activeElement);
+    const focused = focusInTray ? document.activeElement.dataset.patch : null;
+    this.els.tray.replaceChildren(...cards);
+    if (focused) {
+      const again = this.els.tray.querySelector(`[data-patch="${focused}"]`);
+      if (again) again.focus();
+    }
+  }
+
+  cardKey(event, piece) {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      this.placement.select(piece, { keepOrientation: true });
+      const board = this.root.querySelector(".board-focus.active");
+      if (board) board.focus();
+    }
+  }
+
+  renderCircle() {
+    const g = this.store.game;
+    const strip = this.els.circle;
+    const items = [h("li", { class: "neutral", "aria-label": _("Neutral token") }, [
+      h("span", { class: "neutral-token", "aria-hidden": "true" }),
+    ])];
+    g.circle.forEach((id, i) => {
+      const patch = this.meta.patches[id];
+      items.push(h("li", { class: i < 3 ? "offered" : "", "aria-label": patchLabel(patch) }, [
+        patchSvg(patch, 0, 7),
+        h("span", { class: "mini-facts", "aria-hidden": "true",
+          text: `${num(patch.buttons)}·${num(patch.time)}·${num(patch.income)}` }),
+      ]));
+    });
+    strip.replaceChildren(h("ol", { class: "circle-list", "aria-labelledby": "circle-title" }, items));
+  }
+
+  renderMoves() {
+    const g = this.store.game;
+    const list = this.els.moveList;
+    list.replaceChildren(...g.history.map((m) => h("li", { "data-seat": String(m.seat) }, [
+      seatToken(m.seat),
+      h("span", { class: "who", text: this.plainName(m.seat) }),
+      h("code", { text: m.move === "A" ? `A` : m.move }),
+      m.move === "A" ? h("span", { class: "muted", text: _("advanced") }) : null,
+    ])));
+    if (!g.history.length) list.replaceChildren(h("li", { class: "muted", text: _("No moves yet.") }));
+    list.scrollTop = list.scrollHeight;
+  }
+
+  setStatus(text, kind) {
+    if (!this.els) return;
+    this.els.status.textContent = text;
+    this.els.status.dataset.kind = kind || "";
+  }
+
+  // -- actions ---------------------------------------------------------------------------------
+
+  async send(message) {
+    if (this.socket && this.socket.open) return this.socket.request(message);
+    return { type: "error", code: "network", message: _("Not connected: trying again…") };
+  }
+
+  async sendMove(move) {
+    if (this.busy) return;
+    const g = this.store.game;
+    this.busy = true;
+    let reply = await this.send({ type: "move", move, version: g.version });
+    if (reply.type === "error" && reply.code === "network" && this.token) {
+      // The websocket is down: the same move over HTTP.
+      try {
+        const r = await api.move(this.id, this.token, move, g.version);
+        this.apply(r.game, []);
+        reply = { type: "ack" };
+      } catch (err) {
+        reply = { type: "error", code: err.code, message: err.message };
+      }
+    }
+    this.busy = false;
+    if (reply.type === "error") {
+      toast(fmt(_("The move was not made: {reason}"), { reason: errorText(reply) }), "error");
+      if (reply.code === "stale_version" && this.socket) this.socket.request({ type: "sync" });
+      return;
+    }
+    this.placement.cancel(false);
+  }
+
+  async refuse(notation, text) {
+    let reason = text;
+    if (notation) {
+      // Ask the engine why: the move is refused and nothing changes.
+      const g = this.store.game;
+      const reply = await this.send({ type: "move", move: notation, version: g.version });
+      if (reply.type === "ack") {
+        this.placement.cancel(false);
+        return;
+      }
+      reason = reply.code === "network" ? _("It does not fit there.") : reply.message;
+    }
+    const full = fmt(_("Refused: {reason}"), { reason });
+    this.setStatus(full, "blocked");
+    toast(full, "warn", 6000);
+  }
+
+  async confirmAdvance() {
+    const g = this.store.game;
+    const a = g.advance;
+    if (!a) return;
+    let body = fmt(ngettext("You move to space {space} and receive {n} button.",
+      "You move to space {space} and receive {n} buttons.", a.buttons), { space: a.position });
+    if (a.specials) {
+      body += " " + fmt(ngettext("You also take {n} special patch.", "You also take {n} special patches.", a.specials), {});
+    }
+    const ok = await confirmDialog(_("Advance?"), body, _("Advance"));
+    if (ok) this.sendMove("A");
+  }
+
+  async hint() {
+    this.setStatus(_("Thinking of a hint…"), "");
+    const reply = await this.send({ type: "hint" });
+    if (reply.type !== "hint") {
+      toast(fmt(_("No hint: {reason}"), { reason: errorText(reply) }), "error");
+      return;
+    }
+    const pct = Math.round(reply.win_probability * 100);
+    const text = reply.move === "A"
+      ? fmt(_("Hint: advance. Your chance of winning: {pct}%"), { pct })
+      : fmt(_("Hint: {move}. Your chance of winning: {pct}%"), { move: reply.move, pct });
+    const seat = this.activeSeat();
+    if (seat !== null && reply.squares && reply.squares.length) {
+      this.quilts[seat].showOverlay(reply.squares, "hint");
+    }
+    this.setStatus(text, "hint");
+    announce(text);
+  }
+
+  async undo() {
+    const reply = await this.send({ type: "undo", version: this.store.game.version });
+    if (reply.type === "error") toast(fmt(_("Nothing undone: {reason}"), { reason: errorText(reply) }), "error");
+  }
+
+  async resign() {
+    const ok = await confirmDialog(_("Resign?"), _("The game ends and your opponent wins."), _("Resign"));
+    if (!ok) return;
+    const reply = await this.send({ type: "resign" });
+    if (reply.type === "error") toast(errorText(reply), "error");
+  }
+
+  async claim() {
+    const reply = await this.send({ type: "claim" });
+    if (reply.type === "error") toast(errorText(reply), "error");
+  }
+
+  async rematch(action = "offer") {
+    const reply = await this.send({ type: "rematch", action });
+    if (reply.type === "error") {
+      toast(errorText(reply), "error");
+      return;
+    }
+    if (reply.game_id) this.goToRematch(reply.game_id);
+    else if (action === "offer") toast(_("Rematch offered: waiting for your opponent."), "info");
+  }
+
+  goToRematch(newId) {
+    if (this.leaving) return;
+    this.leaving = true;
+    if (this.token) {
+      // The rematch keeps both players' tokens; which seat is ours the welcome will say.
+      saveSeat(newId, this.token, this.seats.length === 1 ? this.seats[0] : null);
+    }
+    toast(_("A new game begins."), "good", 3000);
+    this.navigate(`/play/${newId}`);
+  }
+}

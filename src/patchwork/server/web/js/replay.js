@@ -1,0 +1,115 @@
+// Replaying a game move by move from /api/games/{id}/replay: both quilts, the time board
+// and the circle at each position, stepped with buttons, a slider or the arrow keys.
+
+import { api } from "./api.js";
+import { _, fmt } from "./i18n.js";
+import { QuiltView, piecesBySeat } from "./quilt.js";
+import { renderTimeBoard } from "./timeboard.js";
+import { patchSvg } from "./pieces.js";
+import { h, fatal, errorText } from "./ui.js";
+
+export class ReplayScreen {
+  constructor(root, { meta, gameId }) {
+    this.root = root;
+    this.meta = meta;
+    this.id = gameId;
+    this.ply = 0;
+    this.quilts = [new QuiltView(""), new QuiltView("")];
+    this.onKey = (e) => {
+      if (e.target && ["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName) && e.target.type !== "range") return;
+      if (e.key === "ArrowRight" || e.key === "PageDown") this.go(this.ply + 1);
+      else if (e.key === "ArrowLeft" || e.key === "PageUp") this.go(this.ply - 1);
+      else if (e.key === "Home") this.go(0);
+      else if (e.key === "End") this.go(this.frames.length - 1);
+      else return;
+      e.preventDefault();
+    };
+  }
+
+  destroy() {
+    document.removeEventListener("keydown", this.onKey);
+  }
+
+  async start() {
+    this.root.replaceChildren(h("p", { class: "loading", text: _("Loading the replay…") }));
+    try {
+      this.data = await api.replay(this.id);
+    } catch (err) {
+      fatal(this.root, _("The replay could not be loaded"), errorText(err));
+      return;
+    }
+    this.frames = this.data.frames;
+    this.ply = this.frames.length - 1;
+    this.layout();
+    document.addEventListener("keydown", this.onKey);
+    this.go(0);
+  }
+
+  layout() {
+    const names = this.data.players;
+    this.slider = h("input", { type: "range", min: 0, max: this.frames.length - 1, value: 0,
+      id: "replay-slider", "aria-label": _("Move"), oninput: (e) => this.go(Number(e.target.value)) });
+    this.caption = h("p", { class: "replay-caption", id: "replay-caption", "aria-live": "polite" });
+    const step = (label, id, f) => h("button", { type: "button", id, onclick: f }, [label]);
+    this.timeboard = h("div", { class: "timeboard-box", dir: "ltr" });
+    this.circle = h("div", { class: "circle-strip", dir: "ltr" });
+    this.figures = [h("p", { class: "figures-line" }), h("p", { class: "figures-line" })];
+    const player = (seat) => h("section", { class: `player card seat${seat}` }, [
+      h("h2", { class: "player-name", text: names[seat] }), this.figures[seat],
+      h("div", { class: "board-focus" }, [this.quilts[seat].svg])]);
+    this.root.replaceChildren(h("div", { class: "replay" }, [
+      h("section", { class: "card replay-bar" }, [
+        h("h1", { text: fmt(_("Replay: {a} – {b}"), { a: names[0], b: names[1] }) }),
+        h("div", { class: "replay-controls" }, [
+          step("⏮", "replay-first", () => this.go(0)),
+          step(_("Previous"), "replay-prev", () => this.go(this.ply - 1)),
+          this.slider,
+          step(_("Next"), "replay-next", () => this.go(this.ply + 1)),
+          step("⏭", "replay-last", () => this.go(this.frames.length - 1)),
+        ]),
+        this.caption,
+        h("p", { class: "muted small", text: _("Arrow keys step through the moves.") }),
+        h("div", { class: "actions" }, [
+          h("a", { class: "button", href: `/play/${this.id}`, "data-link": "1" }, [_("Back to the game")]),
+          h("a", { class: "button quiet", href: "/", "data-link": "1" }, [_("New game")]),
+        ]),
+      ]),
+      h("div", { class: "replay-grid" }, [player(0),
+        h("div", { class: "middle" }, [
+          h("div", { class: "card time-box" }, [h("h2", { text: _("Time board") }), this.timeboard]),
+          h("div", { class: "card circle-box" }, [h("h2", { text: _("The circle") }), this.circle]),
+        ]), player(1)]),
+    ]));
+  }
+
+  go(ply) {
+    const n = this.frames.length;
+    this.ply = Math.max(0, Math.min(n - 1, ply));
+    const f = this.frames[this.ply];
+    this.slider.value = String(this.ply);
+    const history = this.frames.slice(1, this.ply + 1).map((fr) => ({ seat: fr.seat, move: fr.move,
+      squares: fr.squares }));
+    const pieces = piecesBySeat(history);
+    const fields = f.position.split(" ");
+    const specials = fields[8] === "-" ? [] : fields[8].split(",").map(Number);
+    for (const seat of [0, 1]) {
+      const p = f.players[seat];
+      this.quilts[seat].render(p.quilt, pieces[seat], this.meta.patches, f.bonus_owner === seat);
+      this.quilts[seat].describe(this.data.players[seat], p.empty_squares);
+      this.figures[seat].textContent = fmt(_("Buttons {buttons} · income {income} · space {space} · score {score}"),
+        { buttons: p.buttons, income: p.income, space: p.position, score: f.scores[seat] });
+    }
+    renderTimeBoard(this.timeboard, { meta: this.meta, players: f.players, specialsLeft: specials,
+      onTop: fields[4] === "1" ? 1 : 0, names: this.data.players });
+    this.circle.replaceChildren(h("ol", { class: "circle-list" }, [
+      h("li", { class: "neutral" }, [h("span", { class: "neutral-token", "aria-hidden": "true" })]),
+      ...f.circle.map((id, i) => h("li", { class: i < 3 ? "offered" : "" },
+        [patchSvg(this.meta.patches[id], 0, 7)])),
+    ]));
+    const what = f.move === null ? _("The starting position")
+      : fmt(_("Move {ply} of {total}: {name} plays {move}"), { ply: this.ply, total: n - 1,
+        name: this.data.players[f.seat], move: f.move });
+    this.caption.textContent = what;
+    if (f.move && f.squares.length) this.quilts[f.seat].showOverlay(f.squares, "hint");
+  }
+}

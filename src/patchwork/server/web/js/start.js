@@ -1,0 +1,160 @@
+// The start screen: who to play (the AI at a level, two people at one screen, a friend
+// online), the rules edition and house rules, and recently finished games to replay.
+
+import { api } from "./api.js";
+import { _, fmt, num } from "./i18n.js";
+import { saveSeat, loadPrefs, savePrefs } from "./store.js";
+import { h, toast, errorText } from "./ui.js";
+
+function radioGroup(name, legend, options, checked) {
+  return h("fieldset", { class: `choice ${name}` }, [
+    h("legend", { text: legend }),
+    h("div", { class: "options" }, options.map((o) =>
+      h("label", { class: "option" }, [
+        h("input", { type: "radio", name, value: o.value, checked: o.value === checked }),
+        h("span", { class: "option-body" }, [
+          h("span", { class: "option-title", text: o.title }),
+          o.detail ? h("span", { class: "option-detail", text: o.detail }) : null,
+        ]),
+      ]))),
+  ]);
+}
+
+function value(form, name) {
+  const input = form.querySelector(`[name="${name}"]:checked`) || form.querySelector(`[name="${name}"]`);
+  return input ? input.value : null;
+}
+
+export function renderStart(root, { meta, navigate }) {
+  const prefs = loadPrefs();
+  const levels = [1, 2, 3, 4, 5].map((n) => ({
+    value: String(n),
+    title: fmt(_("Level {n}"), { n }),
+    detail: meta.levels[String(n)] || "",
+  }));
+  const form = h("form", { class: "card start-form", id: "start-form", novalidate: true });
+  const mode = radioGroup("mode", _("Play"), [
+    { value: "ai", title: _("Against the computer"), detail: _("Undo and hints available") },
+    { value: "local", title: _("Two players, one screen"), detail: _("Pass the device") },
+    { value: "online", title: _("Invite a friend"), detail: _("Share a link to play online") },
+  ], prefs.mode || "ai");
+  const level = radioGroup("level", _("Computer strength"), levels, String(prefs.level || 2));
+  const name = h("label", { class: "field" }, [
+    h("span", { text: _("Your name") }),
+    h("input", { name: "name", maxlength: 40, autocomplete: "nickname",
+      value: prefs.name || _("Player 1") }),
+  ]);
+  const other = h("label", { class: "field other-name" }, [
+    h("span", { text: _("Second player's name") }),
+    h("input", { name: "opponent_name", maxlength: 40, value: prefs.opponentName || _("Player 2") }),
+  ]);
+  const first = radioGroup("first", _("Who starts"), [
+    { value: "0", title: _("I start") },
+    { value: "1", title: _("The other player starts") },
+    { value: "random", title: _("Draw lots") },
+  ], prefs.first || "0");
+  const edition = radioGroup("edition", _("Rules edition"), [
+    { value: "revised", title: _("Revised"), detail: _("Special patches on 26, 32, 38, 44, 50") },
+    { value: "original", title: _("Original (2014)"), detail: _("Special patches on 20, 26, 32, 44, 50") },
+  ], prefs.edition || "revised");
+  const house = h("fieldset", { class: "choice house" }, [
+    h("legend", { text: _("House rules") }),
+    h("label", { class: "check" }, [
+      h("input", { type: "checkbox", name: "rotation", checked: prefs.rotation !== false }),
+      h("span", { text: _("Patches may be turned") }),
+    ]),
+    h("label", { class: "check" }, [
+      h("input", { type: "checkbox", name: "flip", checked: prefs.flip !== false }),
+      h("span", { text: _("Patches may be flipped over") }),
+    ]),
+  ]);
+  const clock = radioGroup("clock", _("Clock"), [
+    { value: "none", title: _("No clock") },
+    { value: "600+5", title: _("10 minutes + 5 s a move") },
+    { value: "180+2", title: _("3 minutes + 2 s a move") },
+  ], prefs.clock || "none");
+  const submit = h("button", { type: "submit", class: "primary big", id: "start-game",
+    text: _("Start the game") });
+  form.append(
+    h("h2", { text: _("New game") }),
+    mode, level, h("div", { class: "names" }, [name, other]), first,
+    h("details", { class: "more" }, [h("summary", { text: _("Rules and clock") }), edition, house,
+      clock]),
+    submit,
+  );
+
+  const sync = () => {
+    const m = value(form, "mode");
+    level.hidden = m !== "ai";
+    other.hidden = m !== "local";
+  };
+  form.addEventListener("change", sync);
+  sync();
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const m = value(form, "mode");
+    const firstChoice = value(form, "first");
+    const clockChoice = value(form, "clock");
+    const body = {
+      mode: m,
+      name: form.elements.name.value.trim() || _("Player 1"),
+      rules: {
+        edition: value(form, "edition"),
+        rotation: form.elements.rotation.checked,
+        flip: form.elements.flip.checked,
+      },
+    };
+    if (m === "ai") body.level = Number(value(form, "level"));
+    if (m === "local") body.opponent_name = form.elements.opponent_name.value.trim() || _("Player 2");
+    // "I start": my seat moves first; I take seat 0 and the first player follows the choice.
+    body.seat = 0;
+    body.first_player = firstChoice === "random" ? "random" : Number(firstChoice);
+    if (clockChoice !== "none") {
+      const [initial, increment] = clockChoice.split("+").map(Number);
+      body.clock = { kind: "fischer", initial, increment };
+    }
+    savePrefs({ mode: m, level: body.level, name: body.name, opponentName: body.opponent_name,
+      first: firstChoice, edition: body.rules.edition, rotation: body.rules.rotation,
+      flip: body.rules.flip, clock: clockChoice });
+    submit.disabled = true;
+    try {
+      const created = await api.create(body);
+      saveSeat(created.game_id, created.token, created.seat,
+        created.invite_code ? { invite: created.invite_code } : {});
+      navigate(`/play/${created.game_id}`);
+    } catch (err) {
+      toast(fmt(_("The game could not be created: {reason}"), { reason: errorText(err) }), "error");
+      submit.disabled = false;
+    }
+  });
+
+  const recent = h("section", { class: "card recent", "aria-labelledby": "recent-title" }, [
+    h("h2", { id: "recent-title", text: _("Recently finished games") }),
+  ]);
+  const list = h("ul", { class: "recent-list" });
+  recent.append(list);
+  api.recent(8).then((games) => {
+    if (!games.length) {
+      list.append(h("li", { class: "muted", text: _("No finished games yet.") }));
+      return;
+    }
+    for (const g of games) {
+      const scores = g.result && g.result.scores ? g.result.scores.map(num).join(" : ") : "";
+      list.append(h("li", {}, [
+        h("a", { href: `/play/${g.id}?replay=1`, "data-link": true },
+          [`${g.players[0]} – ${g.players[1]}`]),
+        h("span", { class: "muted", text: ` ${scores}` }),
+      ]));
+    }
+  }).catch(() => {
+    list.append(h("li", { class: "muted", text: _("The list could not be loaded.") }));
+  });
+
+  const intro = h("section", { class: "intro" }, [
+    h("h1", { text: _("Patchwork") }),
+    h("p", { class: "lede", text: _("Sew the finest quilt: buy patches with buttons and time, fill your board, and end with more buttons than your opponent.") }),
+  ]);
+  root.replaceChildren(h("div", { class: "start" }, [intro, form, recent]));
+  form.querySelector('[name="mode"]:checked').focus({ preventScroll: true });
+}

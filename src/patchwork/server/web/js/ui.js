@@ -1,0 +1,99 @@
+// Small DOM helpers shared by the screens: building elements, the spoken and visible
+// announcements (aria-live + toasts), confirmation dialogs and the error banner.
+
+import { _ } from "./i18n.js";
+
+export function h(tag, attrs = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const child of [].concat(children)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+let politeRegion = null;
+let toastBox = null;
+
+export function setupLiveRegions() {
+  politeRegion = h("div", { class: "visually-hidden", "aria-live": "polite", role: "status",
+    id: "announcer" });
+  toastBox = h("div", { class: "toasts", "aria-live": "assertive", id: "toasts" });
+  document.body.append(politeRegion, toastBox);
+}
+
+// Read out by screen readers (polite), without anything visible.
+export function announce(text) {
+  if (!politeRegion) return;
+  politeRegion.textContent = "";
+  // A fresh text node after a tick is what makes screen readers repeat equal messages.
+  setTimeout(() => {
+    politeRegion.textContent = text;
+  }, 30);
+}
+
+// Visible and read out at once; kind: info, good, warn, error.
+export function toast(text, kind = "info", ms = 5000) {
+  if (!toastBox) return;
+  const item = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" }, [
+    h("span", { class: "toast-icon", "aria-hidden": "true",
+      text: { good: "★", warn: "!", error: "✗", info: "i" }[kind] || "i" }),
+    h("span", { class: "toast-text", text }),
+    h("button", { class: "toast-close", type: "button", "aria-label": _("Dismiss"), text: "×",
+      onclick: () => item.remove() }),
+  ]);
+  toastBox.append(item);
+  setTimeout(() => item.remove(), ms);
+  return item;
+}
+
+// A modal question; resolves true when confirmed. Built on <dialog> for focus handling.
+export function confirmDialog(title, body, okText, cancelText = _("Cancel")) {
+  return new Promise((resolve) => {
+    const dialog = h("dialog", { class: "confirm", "aria-labelledby": "confirm-title" });
+    const ok = h("button", { type: "button", class: "primary", text: okText, id: "confirm-ok" });
+    const cancel = h("button", { type: "button", text: cancelText, id: "confirm-cancel" });
+    dialog.append(h("h2", { id: "confirm-title", text: title }), h("p", { text: body }),
+      h("div", { class: "dialog-buttons" }, [cancel, ok]));
+    const finish = (value) => {
+      dialog.close();
+      dialog.remove();
+      resolve(value);
+    };
+    ok.addEventListener("click", () => finish(true));
+    cancel.addEventListener("click", () => finish(false));
+    dialog.addEventListener("cancel", (e) => {
+      e.preventDefault();
+      finish(false);
+    });
+    document.body.append(dialog);
+    dialog.showModal();
+    ok.focus();
+  });
+}
+
+// A whole-page message for what went wrong, so the page is never left blank.
+export function fatal(root, title, detail, actions = []) {
+  root.replaceChildren(h("section", { class: "card fatal", role: "alert" }, [
+    h("h1", { text: title }),
+    h("p", { text: detail }),
+    h("div", { class: "actions" }, [
+      ...actions,
+      h("a", { href: "/", class: "button", text: _("Back to the start") }),
+    ]),
+  ]));
+}
+
+// The server's own words where it gave them, else a plain explanation.
+export function errorText(err) {
+  if (!err) return _("Something went wrong.");
+  if (err.code === "network") return _("The server cannot be reached. Check your connection.");
+  return err.message || _("Something went wrong.");
+}

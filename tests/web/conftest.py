@@ -1,0 +1,265 @@
+"""Fixtures for the browser tests: a real server (uvicorn, SQLite) and Debian's Chromium
+driven by Playwright, plus helpers that act as a person does (drag, keys, taps) and read
+the game back from the server to know what is legal."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+pytest.register_assert_rewrite("server_fixtures")
+
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright  # noqa: E402
+
+from server_fixtures import ServerProcess  # noqa: E402
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
+TIMEOUT_MS = 15_000
+SERVER_ARGS = (
+    "--ai-workers",
+    "1",
+    "--grace",
+    "2",
+    "--hint-seconds",
+    "0.2",
+    "--http-rate",
+    "0",
+    "--ws-rate",
+    "200",
+    "--ws-burst",
+    "200",
+)
+
+
+@pytest.fixture(scope="session")
+def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    tmp = tmp_path_factory.mktemp("web-server")
+    proc = ServerProcess(f"sqlite:///{tmp / 'games.db'}", tmp, *SERVER_ARGS)
+    try:
+        proc.start()
+        yield proc
+    finally:
+        proc.stop()
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        pytest.fail(
+            f"the browser tests need Debian's Chromium at {CHROMIUM}: run `make browser` "
+            "(or `sudo apt-get install chromium`); no browser is ever downloaded",
+            pytrace=False,
+        )
+    b = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    yield b
+    b.close()
+
+
+@pytest.fixture
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="en-GB")
+    ctx.set_default_timeout(TIMEOUT_MS)
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def page(context: BrowserContext) -> Iterator[Page]:
+    p = context.new_page()
+    errors = watch_errors(p)
+    yield p
+    assert not errors, f"the page reported errors: {errors}"
+
+
+def watch_errors(page: Page) -> list[str]:
+    """Uncaught exceptions in the page; a test fails when there are any."""
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
+def shot(page: Page, name: str, full_page: bool = True) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
+
+
+# -- reading the game ----------------------------------------------------------------------
+
+
+def game_id(page: Page) -> str:
+    path = page.url.split("#")[0].split("?")[0]
+    assert "/play/" in path, page.url
+    return path.rsplit("/", 1)[1]
+
+
+def view(server: ServerProcess, gid: str) -> dict[str, Any]:
+    r = httpx.get(f"{server.url}/api/games/{gid}", timeout=10)
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def shown_version(page: Page) -> int:
+    return int(page.get_attribute("main", "data-version") or -1)
+
+
+def wait_version_above(page: Page, version: int) -> None:
+    page.wait_for_function(
+        "v => Number(document.querySelector('main').dataset.version || -1) > v", arg=version
+    )
+
+
+def wait_my_turn(page: Page, server: ServerProcess, gid: str) -> dict[str, Any]:
+    """Wait until it is the page's turn (or the game is over); the server's view then."""
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while time.monotonic() < deadline:
+        g = view(server, gid)
+        if g["status"] == "finished" or (
+            g["to_move"] is not None and g["seats"][g["to_move"]]["kind"] == "human"
+        ):
+            page.wait_for_function(
+                "v => Number(document.querySelector('main').dataset.version || -1) >= v",
+                arg=g["version"],
+            )
+            return g
+        time.sleep(0.05)
+    raise AssertionError("the AI did not move in time")
+
+
+# -- acting ----------------------------------------------------------------------------------
+
+
+def parse_square(name: str) -> tuple[int, int]:
+    return int(name[1:]) - 1, "abcdefghi".index(name[0])
+
+
+def cell_point(page: Page, seat_board: str, row: int, col: int) -> tuple[float, float]:
+    """The centre on screen of square (row, col) of the active quilt board."""
+    box = page.locator(f"{seat_board} svg.quilt").bounding_box()
+    assert box is not None
+    vb = page.evaluate(
+        "sel => { const b = document.querySelector(sel).viewBox.baseVal;"
+        " return [b.x, b.y, b.width, b.height]; }",
+        f"{seat_board} svg.quilt",
+    )
+    x = box["x"] + (col * 10 + 5 - vb[0]) / vb[2] * box["width"]
+    y = box["y"] + (row * 10 + 5 - vb[1]) / vb[3] * box["height"]
+    return x, y
+
+
+def turns_for(move: str) -> tuple[int, bool]:
+    """R presses and whether F is needed for a move's orientation (r90 -> 1, False)."""
+    orientation = move.split("@")[0].lstrip("0123456789")
+    return int(orientation[1:]) // 90, orientation[0] == "f"
+
+
+def pointer_cell(squares: list[str]) -> tuple[int, int]:
+    """Where to hold the pointer so the patch covers ``squares``: the client centres the
+    piece on the pointer (the bounding box's middle, rounded up-left)."""
+    cells = [parse_square(s) for s in squares]
+    r0, r1 = min(r for r, _ in cells), max(r for r, _ in cells)
+    c0, c1 = min(c for _, c in cells), max(c for _, c in cells)
+    return r0 + (r1 - r0) // 2, c0 + (c1 - c0) // 2
+
+
+def drag_move(
+    page: Page, move: str, squares: list[str], board: str = ".board-focus.active"
+) -> None:
+    """Drag the patch of ``move`` from the offer onto the quilt, turning (R) and flipping
+    (F) it on the way, and drop it."""
+    patch = move.split("r")[0].split("f")[0]
+    card = page.locator(f'.offer-card[data-patch="{patch}"]')
+    box = card.bounding_box()
+    assert box is not None
+    x0, y0 = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move(x0 + 20, y0 + 20, steps=3)
+    turns, flip = turns_for(move)
+    if flip:
+        page.keyboard.press("f")
+    for _ in range(turns):
+        page.keyboard.press("r")
+    row, col = pointer_cell(squares)
+    x, y = cell_point(page, board, row, col)
+    page.mouse.move(x, y, steps=8)
+    page.wait_for_selector('#place-status[data-kind="fits"]')
+    page.mouse.up()
+
+
+def keyboard_place(page: Page, card_selector: str, squares: list[str], move: str | None) -> None:
+    """Pick a piece with Enter, turn/flip it with R/F, walk it with the arrow keys from
+    where it starts to the target, and sew it on with Enter."""
+    page.focus(card_selector)
+    page.keyboard.press("Enter")
+    if move is not None and "@" in move and not move.startswith("S@"):
+        turns, flip = turns_for(move)
+        if flip:
+            page.keyboard.press("f")
+        for _ in range(turns):
+            page.keyboard.press("r")
+    assert page.evaluate("document.activeElement.classList.contains('board-focus')")
+    # The preview's top-left square is the anchor: step from there to the target's.
+    cells = [parse_square(s) for s in squares]
+    tr, tc = min(r for r, _ in cells), min(c for _, c in cells)
+    for _ in range(20):
+        anchor = page.evaluate(ANCHOR_JS)
+        dr, dc = tr - anchor[0], tc - anchor[1]
+        if dr == 0 and dc == 0:
+            break
+        if dr:
+            page.keyboard.press("ArrowDown" if dr > 0 else "ArrowUp")
+        if dc:
+            page.keyboard.press("ArrowRight" if dc > 0 else "ArrowLeft")
+    page.wait_for_selector('#place-status[data-kind="fits"]')
+    page.keyboard.press("Enter")
+
+
+# The previewed patch's top-left square (row, col), read from the board overlay.
+ANCHOR_JS = """() => {
+  const cells = [...document.querySelectorAll('.board-focus.active .overlay rect')];
+  const xs = cells.map(c => +c.getAttribute('x'));
+  const ys = cells.map(c => +c.getAttribute('y'));
+  return [Math.min(...ys) / 10, Math.min(...xs) / 10];
+}"""
+
+
+def advance(page: Page) -> None:
+    page.click("#advance")
+    page.click("#confirm-ok")
+
+
+def start_game(
+    page: Page, server: ServerProcess, mode: str = "ai", level: int = 1, name: str = "Ann"
+) -> str:
+    page.goto(f"{server.url}/")
+    page.check(f'input[name="mode"][value="{mode}"]')
+    if mode == "ai":
+        page.check(f'input[name="level"][value="{level}"]')
+    page.fill('input[name="name"]', name)
+    page.click("#start-game")
+    page.wait_for_selector("main[data-version]")
+    return game_id(page)
