@@ -143,9 +143,9 @@ def keys_now(session: Session, paused: bool) -> list[Key]:
     """The keys that make sense at this moment (all keys are listed in the help)."""
     ghost = session.ghost
     if session.human_to_move and ghost is not None and not session.state.is_terminal():
-        keys: list[Key] = [("←↑↓→", _("Move"), "help")]
+        keys: list[Key] = [("←↑↓→", pgettext("key", "Move"), "help")]
         if not ghost.is_special:
-            keys += [("r", _("Rotate"), "rotate"), ("f", _("Flip"), "flip")]
+            keys += [("r", _("Rotate"), "rotate"), ("f", pgettext("key", "Flip"), "flip")]
         keys += [("n", _("Next fit"), "cycle(1)"), ("⏎", _("Place"), "place")]
         if not ghost.is_special:
             keys.append(("Esc", _("Drop"), "cancel"))
