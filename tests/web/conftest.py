@@ -253,9 +253,15 @@ def advance(page: Page) -> None:
 
 
 def start_game(
-    page: Page, server: ServerProcess, mode: str = "ai", level: int = 1, name: str = "Ann"
+    page: Page,
+    server: ServerProcess,
+    mode: str = "ai",
+    level: int = 1,
+    name: str = "Ann",
+    seed: int = 7,
 ) -> str:
-    page.goto(f"{server.url}/")
+    """Start a game from the start screen (a fixed circle: `/?seed=`); its id."""
+    page.goto(f"{server.url}/?seed={seed}")
     page.check(f'input[name="mode"][value="{mode}"]')
     if mode == "ai":
         page.check(f'input[name="level"][value="{level}"]')

@@ -271,7 +271,6 @@ export class GameScreen {
     this.els = {
       bar: h("section", { class: "turn-bar", "aria-label": _("Game status") }),
       players: [h("section", { class: "player" }), h("section", { class: "player" })],
-      middle: h("section", { class: "middle" }),
       moves: h("section", { class: "moves card", "aria-labelledby": "moves-title" }),
       end: h("div", { class: "end-slot" }),
       invite: h("div", { class: "invite-slot" }),
@@ -281,20 +280,21 @@ export class GameScreen {
     this.els.status = h("p", { class: "place-status", role: "status", id: "place-status" });
     this.els.tools = h("div", { class: "piece-tools" });
     this.els.circle = h("div", { class: "circle-strip", dir: "ltr" });
-    this.els.middle.append(
-      h("div", { class: "card offer-box" }, [
-        h("h2", { id: "offer-title", text: _("On offer") }),
-        this.els.tray, this.els.tools, this.els.status,
-      ]),
-      h("div", { class: "card time-box" }, [h("h2", { text: _("Time board") }), this.els.timeboard]),
-      h("div", { class: "card circle-box" }, [h("h2", { id: "circle-title", text: _("The circle") }),
-        h("p", { class: "muted small", text: _("Clockwise from the neutral token; the first three are on offer.") }),
-        this.els.circle]),
-    );
+    this.els.offerBox = h("section", { class: "card offer-box", "aria-labelledby": "offer-title" }, [
+      h("h2", { id: "offer-title", text: _("On offer") }),
+      this.els.tray, this.els.tools, this.els.status,
+    ]);
+    this.els.timeBox = h("section", { class: "card time-box" }, [
+      h("h2", { text: _("Time board") }), this.els.timeboard]);
+    this.els.circleBox = h("section", { class: "card circle-box" }, [
+      h("h2", { id: "circle-title", text: _("The circle") }),
+      h("p", { class: "muted small", text: _("Clockwise from the neutral token; the first three are on offer.") }),
+      this.els.circle]);
     this.els.moveList = h("ol", { class: "move-list", id: "move-list" });
     this.els.moves.append(h("h2", { id: "moves-title", text: _("Moves") }), this.els.moveList);
     const grid = h("div", { class: "game-grid" }, [
-      this.els.players[0], this.els.middle, this.els.players[1], this.els.moves,
+      this.els.offerBox, this.els.players[0], this.els.timeBox, this.els.circleBox,
+      this.els.players[1], this.els.moves,
     ]);
     this.root.append(h("div", { class: "game-top" }, [this.els.bar, this.els.invite, this.els.end]),
       grid);

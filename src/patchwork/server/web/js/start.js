@@ -106,6 +106,9 @@ export function renderStart(root, { meta, navigate }) {
       },
     };
     if (m === "ai") body.level = Number(value(form, "level"));
+    // `/?seed=42` deals a reproducible circle (for teaching, bug reports and tests).
+    const seed = new URLSearchParams(location.search).get("seed");
+    if (seed !== null && /^\d{1,15}$/.test(seed)) body.seed = Number(seed);
     if (m === "local") body.opponent_name = form.elements.opponent_name.value.trim() || _("Player 2");
     // "I start": my seat moves first; I take seat 0 and the first player follows the choice.
     body.seat = 0;
