@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import io
 import re
+import string
 import sys
 import tempfile
 from collections.abc import Iterable
@@ -115,8 +116,11 @@ def msgids(catalog: Iterable[Any]) -> set[str | tuple[str, ...]]:
 
 
 def placeholders(text: str) -> set[str]:
-    """The ``{name}`` fields of a text."""
-    return set(PLACEHOLDER.findall(text))
+    """The ``{name}`` fields of a text (``{{`` and ``}}`` are literal braces)."""
+    try:
+        return {field for _lit, field, _spec, _conv in string.Formatter().parse(text) if field}
+    except ValueError:  # not a valid format string: count what looks like fields
+        return set(PLACEHOLDER.findall(text))
 
 
 def _translated(m: Any) -> bool:

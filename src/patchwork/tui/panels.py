@@ -168,11 +168,16 @@ def keys_now(session: Session, paused: bool) -> list[Key]:
     return [*keys, ("?", _("Help"), "help"), ("q", _("Quit"), "quit")]
 
 
-def key_bar(session: Session, paused: bool) -> Content:
-    """The keys with their labels; a click on one runs its action."""
+def key_bar(session: Session, paused: bool, width: int = 80) -> Content:
+    """The keys with their labels; a click on one runs its action. Labels in another
+    language are often longer: when the bar would not fit ``width``, the keys lose their
+    padding so that every key stays visible."""
+    keys = keys_now(session, paused)
+    padded = sum(len(key) + len(label) + 4 for key, label, _ in keys) <= width
+    pad = " " if padded else ""
     return Content.from_markup(
         " ".join(
-            f"[@click=screen.{action}][b reverse] {escape(key)} [/] {escape(label)}[/]"
-            for key, label, action in keys_now(session, paused)
+            f"[@click=screen.{action}][b reverse]{pad}{escape(key)}{pad}[/] {escape(label)}[/]"
+            for key, label, action in keys
         )
     )

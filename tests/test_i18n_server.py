@@ -1,0 +1,283 @@
+"""The server in five languages: the catalogs it exports to the web client, the "How to play"
+pages, and its error messages in the language each request asks for (codes unchanged)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from patchwork import i18n
+from patchwork.i18n import catalogs
+from patchwork.server.app import create_app
+from patchwork.server.config import Settings
+from patchwork.server.errors import ServerError, language_of
+
+LANGS = ("fa", "pt", "ru", "fi")
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    db = tmp_path_factory.mktemp("i18n") / "games.db"
+    app = create_app(Settings(db_url=f"sqlite:///{db}", ai_workers=1, http_rate=0))
+    with TestClient(app) as c:
+        yield c
+
+
+def error(response: Any) -> dict[str, Any]:
+    body: dict[str, Any] = response.json()["error"]
+    return body
+
+
+def test_the_languages_list(client: TestClient) -> None:
+    r = client.get("/api/i18n")
+    assert r.status_code == 200
+    langs = r.json()["languages"]
+    assert langs[0] == {"code": "en", "name": "English", "dir": "ltr"}
+    by_code = {lang["code"]: lang for lang in langs}
+    assert set(by_code) == {"en", *LANGS}
+    assert by_code["fa"] == {"code": "fa", "name": "فارسی", "dir": "rtl"}
+    assert by_code["ru"]["name"] == "Русский" and by_code["ru"]["dir"] == "ltr"
+    assert by_code["pt"]["name"] == "Português" and by_code["fi"]["name"] == "Suomi"
+
+
+def test_the_persian_catalog_as_the_web_client_gets_it(client: TestClient) -> None:
+    r = client.get("/api/i18n/fa")
+    assert r.status_code == 200
+    assert "max-age" in r.headers["cache-control"]
+    body = r.json()
+    assert body["language"] == "fa" and body["dir"] == "rtl"
+    assert body["plural"] == "(n > 1)" and body["nplurals"] == 2
+    assert body["digits"] == "۰۱۲۳۴۵۶۷۸۹"
+    assert body["messages"]["Your turn"] == "نوبت شما"
+    assert body["messages"]["Time board"] == "تختهٔ زمان"
+    forms = body["plurals"]["Advance: +{n} button"]
+    assert len(forms) == 2 and all("{n}" in f and "دکمه" in f for f in forms)
+    # The export is the compiled catalog itself: every translated entry, nothing else.
+    entries = catalogs.read_mo(catalogs.mo_path("fa").read_bytes())
+    singles = {k for k in entries if k and "\0" not in k}
+    assert set(body["messages"]) == singles
+    assert set(body["plurals"]) == {k.split("\0")[0] for k in entries if "\0" in k}
+
+
+def test_russian_has_three_plural_forms(client: TestClient) -> None:
+    body = client.get("/api/i18n/ru").json()
+    assert body["nplurals"] == 3
+    forms = body["plurals"]["{name} wins by {n} point."]
+    assert [f.format(name="A", n=n) for n, f in zip((1, 3, 5), forms, strict=True)] == [
+        "A побеждает с перевесом в 1 очко.",
+        "A побеждает с перевесом в 3 очка.",
+        "A побеждает с перевесом в 5 очков.",
+    ]
+    # The C expression the client evaluates picks the same form as gettext does.
+    plural = body["plural"]
+    t = i18n.translation("ru")
+    for n in (0, 1, 2, 4, 5, 11, 12, 21, 22, 25, 101, 111):
+        assert (
+            t.ngettext("{n} legal move:", "{n} legal moves:", n)
+            == (body["plurals"]["{n} legal move:"][c_plural(plural, n)])
+        )
+
+
+def c_to_python(expr: str) -> str:
+    """A gettext plural expression (C: ``a ? b : c``, ``&&``, ``||``) as Python."""
+    expr = expr.strip()
+    depth, question = 0, -1
+    for i, ch in enumerate(expr):
+        depth += ch == "("
+        depth -= ch == ")"
+        if ch == "?" and depth == 0:
+            question = i
+            break
+    if question < 0:
+        inner = expr[1:-1] if expr.startswith("(") and expr.endswith(")") else None
+        if inner is not None and inner.count("(") == inner.count(")") and "?" in inner:
+            return c_to_python(inner)
+        return expr.replace("&&", " and ").replace("||", " or ")
+    depth, nested = 0, 0
+    for i in range(question + 1, len(expr)):
+        ch = expr[i]
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0 and ch == "?":
+            nested += 1
+        elif depth == 0 and ch == ":":
+            if nested == 0:
+                cond, then, other = expr[:question], expr[question + 1 : i], expr[i + 1 :]
+                return (
+                    f"(({c_to_python(then)}) if ({c_to_python(cond)}) else ({c_to_python(other)}))"
+                )
+            nested -= 1
+    raise ValueError(expr)
+
+
+def c_plural(expression: str, n: int) -> int:
+    """The plural form a client evaluating the catalog's C expression picks for ``n``."""
+    return int(eval(c_to_python(expression), {"n": n}))
+
+
+def test_every_shipped_catalog_exports(client: TestClient) -> None:
+    for lang in ("en", *LANGS):
+        body = client.get(f"/api/i18n/{lang}").json()
+        assert body["language"] == lang
+        assert set(body) >= {"language", "dir", "plural", "messages", "plurals"}
+    assert client.get("/api/i18n/en").json()["messages"] == {}
+    assert client.get("/api/i18n/pt").json()["nplurals"] == 3  # CLDR: one, many, other
+
+
+def test_an_unknown_language_is_a_404_in_the_usual_shape(client: TestClient) -> None:
+    r = client.get("/api/i18n/xx")
+    assert r.status_code == 404
+    assert error(r)["code"] == "not_found" and "'xx'" in error(r)["message"]
+    r = client.get("/api/i18n/xx", headers={"Accept-Language": "ru"})
+    assert error(r) == {"code": "not_found", "message": "языка 'xx' нет"}
+    assert client.get("/howto/xx").status_code == 404
+
+
+@pytest.mark.parametrize("lang", ["en", *LANGS])
+def test_how_to_play_pages(client: TestClient, lang: str) -> None:
+    r = client.get(f"/howto/{lang}")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+    page = r.text
+    direction = "rtl" if lang == "fa" else "ltr"
+    assert f'<html lang="{lang}" dir="{direction}">' in page
+    assert '<a href="/" rel="home">' in page
+    assert "<h1>" in page and "<h2>" in page
+    assert "<code>17r90@c4</code>" in page  # the notation is the same in every language
+    title = i18n.translator(lang).gettext("How to play Patchwork")
+    assert f"<title>{title}</title>" in page
+    words = {"en": "buttons", "fa": "دکمه", "pt": "botões", "ru": "пуговиц", "fi": "nappi"}
+    assert words[lang] in page
+
+
+def test_error_messages_in_the_language_asked_for(client: TestClient) -> None:
+    r = client.get("/api/games/nonexistent")
+    assert r.status_code == 404
+    assert error(r) == {"code": "game_not_found", "message": "there is no game 'nonexistent'"}
+    r = client.get("/api/games/nonexistent", headers={"Accept-Language": "ru-RU,ru;q=0.9"})
+    assert error(r) == {"code": "game_not_found", "message": "партии 'nonexistent' не существует"}
+    r = client.get("/api/games/nonexistent?lang=fi", headers={"Accept-Language": "ru"})
+    assert error(r)["message"] == "peliä 'nonexistent' ei ole"  # ?lang= wins
+    r = client.get("/api/games/nonexistent", headers={"Accept-Language": "de, fa;q=0.5"})
+    assert error(r)["message"] == "بازی‌ای با شناسهٔ 'nonexistent' وجود ندارد"
+    r = client.get("/api/games/nonexistent", headers={"Accept-Language": "de, it"})
+    assert error(r)["message"] == "there is no game 'nonexistent'"  # English by default
+
+
+def test_errors_of_a_game_in_russian(client: TestClient) -> None:
+    created = client.post("/api/games", json={"mode": "local"})
+    assert created.status_code == 201, created.text
+    gid = created.json()["game_id"]
+    ru = {"Accept-Language": "ru"}
+    r = client.post(f"/api/games/{gid}/moves", json={"move": "A", "version": 1}, headers=ru)
+    assert r.status_code == 401
+    assert error(r) == {"code": "missing_token", "message": "для этого нужен секретный токен места"}
+    auth = {**ru, "Authorization": f"Bearer {created.json()['token']}"}
+    version = created.json()["game"]["version"]
+    r = client.post(
+        f"/api/games/{gid}/moves", json={"move": "A", "version": version + 5}, headers=auth
+    )
+    assert r.status_code == 409 and error(r)["code"] == "stale_version"
+    assert error(r)["message"].startswith(f"партия в версии {version}, а не {version + 5}")
+    assert error(r)["version"] == version  # extra fields stay
+    r = client.post(f"/api/games/{gid}/hint", headers=auth)
+    assert error(r) == {
+        "code": "not_allowed",
+        "message": "подсказки и анализ доступны только в партиях против ИИ",
+    }
+    r = client.get("/no/such/page", headers=ru)
+    assert r.status_code == 404 and error(r) == {"code": "not_found", "message": "Не найдено"}
+
+
+def test_persian_error_messages_use_persian_digits(client: TestClient) -> None:
+    created = client.post("/api/games", json={"mode": "local"}).json()
+    auth = {"Authorization": f"Bearer {created['token']}", "Accept-Language": "fa"}
+    version = created["game"]["version"]
+    r = client.post(
+        f"/api/games/{created['game_id']}/moves",
+        json={"move": "A", "version": version + 12},
+        headers=auth,
+    )
+    message = error(r)["message"]
+    assert i18n.digits(version, "fa") in message and "۱" in message
+    assert not re.search(r"[0-9]", message)
+
+
+def next_error(ws: Any) -> dict[str, Any]:
+    """The next ``error`` message (presence and state messages may come first)."""
+    for _ in range(20):
+        message: dict[str, Any] = ws.receive_json()
+        if message["type"] == "error":
+            return message
+    raise AssertionError("no error message")
+
+
+def test_the_websocket_answers_in_the_hello_language(client: TestClient) -> None:
+    created = client.post("/api/games", json={"mode": "local"}).json()
+    gid = created["game_id"]
+    with client.websocket_connect(f"/ws/games/{gid}") as ws:
+        ws.send_json({"type": "hello", "token": created["token"], "lang": "pt"})
+        assert ws.receive_json()["type"] == "welcome"
+        assert ws.receive_json()["type"] == "state"
+        ws.send_json({"type": "move", "move": "zz", "version": 1, "id": 7})
+        answer = next_error(ws)
+        assert answer["code"] == "invalid_move" and answer["ref"] == 7
+        ws.send_json({"type": "hello"})
+        assert next_error(ws) == {
+            "type": "error",
+            "code": "invalid_message",
+            "message": "hello é enviado uma só vez, primeiro",
+            "ref": None,
+        }
+    # Before the hello: the handshake's ?lang= (or Accept-Language).
+    with client.websocket_connect(f"/ws/games/{gid}?lang=fi") as ws:
+        ws.send_json({"type": "ping"})
+        answer = next_error(ws)
+        assert answer["code"] == "hello_required"
+        assert answer["message"] == "lähetä ensin hello (tunnisteesi, tai ei mitään katsoaksesi)"
+    with client.websocket_connect("/ws/games/nope", headers={"Accept-Language": "ru"}) as ws:
+        answer = next_error(ws)
+        assert answer["code"] == "game_not_found"
+        assert answer["message"] == "партии 'nope' не существует"
+
+
+def test_language_negotiation() -> None:
+    assert i18n.negotiate("fa-IR,fa;q=0.9,en;q=0.5") == "fa"
+    assert i18n.negotiate("pt-BR") == "pt"
+    assert i18n.negotiate("de-DE, fi;q=0.2, ru;q=0.3") == "ru"
+    assert i18n.negotiate("ru;q=0, fi") == "fi"
+    assert i18n.negotiate("*") == "en" and i18n.negotiate(None) == "en"
+    assert i18n.negotiate("xx, ;;, q=abc") == "en"
+    assert language_of("pt", "ru") == "pt" and language_of("zz", "ru") == "ru"
+    assert language_of(None, None) == "en"
+
+
+def test_server_errors_keep_their_code_and_english_for_logs() -> None:
+    err = ServerError("not_your_turn", "it is player {seat}'s turn", {"seat": 1}, to_move=1)
+    assert str(err) == err.message == "it is player 1's turn"
+    assert err.body() == {"code": "not_your_turn", "message": "it is player 1's turn", "to_move": 1}
+    assert err.body("ru") == {
+        "code": "not_your_turn",
+        "message": "сейчас ход игрока 1",
+        "to_move": 1,
+    }
+    assert err.body("fa")["message"] == "نوبت بازیکن ۱ است"
+    # A message that is not in the catalogs (the engine's own words) passes through as is.
+    assert ServerError("illegal_move", "x {y}").body("fi")["message"] == "x {y}"
+
+
+def test_the_export_reads_the_same_catalog_gettext_reads(tmp_path: Path) -> None:
+    for lang in LANGS:
+        exported = catalogs.export(lang)
+        assert exported is not None
+        t = i18n.translation(lang)
+        for msgid, text in exported["messages"].items():
+            if "\x04" not in msgid:
+                assert t.gettext(msgid) == text
+    assert catalogs.export("xx") is None
+    with pytest.raises(ValueError):
+        catalogs.read_mo(b"not a catalog at all, just some bytes")

@@ -1,0 +1,164 @@
+"""The terminal programs in every language: the full-screen app (started in each language,
+switched with L, the rules with H, Persian right-aligned with its digits while the boards stay
+as drawn), the plain text game and the command line's help."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator
+from contextlib import redirect_stdout
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Markdown, OptionList, Static
+
+from patchwork import cli, i18n
+from patchwork.tui import text
+from patchwork.tui.app import PatchworkApp
+from patchwork.tui.quilt import QuiltView
+from patchwork.tui.screens import HowToScreen, LanguageScreen
+from patchwork.tui.timeboard import TimeBoard
+from test_tui_app import OUT, keep_screenshot, make_app, play, screen_text
+
+# A text each language shows on the first screen of a game against the AI (the key bar,
+# the status line and the panels under the quilts), all read from the catalogs.
+FIRST_SCREEN = {
+    "en": ("You to move: the start player.", "Hint", "score now"),
+    "fa": ("نوبت شما: بازیکن شروع‌کننده.", "راهنمایی", "امتیاز کنونی"),
+    "pt": ("Vez de Você: o jogador inicial.", "Dica", "pontos agora"),
+    "ru": ("Ходит Вы: начинающий игрок.", "Совет", "очки сейчас"),
+    "fi": ("Vuorossa Sinä: aloittava pelaaja.", "Vihje", "pisteet nyt"),
+}
+
+
+@pytest.fixture(autouse=True)
+def english_afterwards() -> Iterator[None]:
+    i18n.set_language("en")
+    yield
+    i18n.set_language("en")
+
+
+@pytest.mark.parametrize("lang", list(FIRST_SCREEN))
+def test_the_app_starts_in_each_language(lang: str) -> None:
+    i18n.set_language(lang)
+
+    async def script(pilot: Pilot[None], app: PatchworkApp) -> None:
+        shown = screen_text(app)
+        for words in FIRST_SCREEN[lang]:
+            assert words in shown, (lang, words)
+        # Every key of the bar fits 80 columns in every language, the last one too.
+        assert i18n.translation(lang).gettext("Quit") in shown.splitlines()[-1]
+        assert lang == "en" or "Quit" not in shown
+        keep_screenshot(app, f"i18n-{lang}")
+
+    play(make_app(seed=3), script)
+
+
+def test_persian_is_right_aligned_and_the_boards_are_not_mirrored() -> None:
+    i18n.set_language("fa")
+
+    async def script(pilot: Pilot[None], app: PatchworkApp) -> None:
+        screen = app.game_screen
+        assert screen.has_class("-rtl")
+        for selector in ("#status", "#notice", "#detail", "#keys", "#advance"):
+            assert screen.query_one(selector, Static).styles.text_align == "right", selector
+        quilt = screen.query_one("#quilt0", QuiltView)
+        assert quilt.styles.text_align != "right"
+        lines = quilt.picture_text().plain.split("\n")
+        # Columns a-i left to right, rows 1-9 top to bottom, in ASCII: square names.
+        assert lines[1].split() == list("abcdefghi")
+        assert [line.split()[0] for line in lines[2:11]] == [str(r) for r in range(1, 10)]
+        track = TimeBoard().picture
+        assert track.positions == (0, 0)
+        time_lines = screen.query_one(TimeBoard).render().plain.split("\n")
+        assert time_lines[1].rstrip().endswith("۵۳")  # the last space, in Persian digits
+        assert time_lines[0].index("▼") < time_lines[1].index("●")  # space 0 on the left
+        shown = screen_text(app)
+        assert "دکمه ۵  درآمد ۰" in shown  # five buttons, written in Persian digits
+        circle = screen.query_one("#circle", Static).render()
+        assert re.search("[۰-۹]", str(circle)) and not re.search("[0-9]", str(circle))
+        keep_screenshot(app, "i18n-fa-rtl")
+
+    play(make_app(seed=3), script)
+
+
+def test_the_language_switch_re_renders_the_screen() -> None:
+    async def script(pilot: Pilot[None], app: PatchworkApp) -> None:
+        assert "Hint" in screen_text(app)
+        await pilot.press("L")
+        await pilot.pause()
+        assert isinstance(app.screen, LanguageScreen)
+        options = app.screen.query_one(OptionList)
+        assert options.option_count == 5
+        assert "Русский  (ru)" in screen_text(app) and "فارسی  (fa)" in screen_text(app)
+        options.highlighted = app.screen.codes.index("ru")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert i18n.language() == "ru"
+        shown = screen_text(app)
+        assert "Совет" in shown and "очки сейчас" in shown and "Язык: Русский" in shown
+        assert not app.game_screen.has_class("-rtl")
+        await pilot.press("L")
+        await pilot.pause()
+        options = app.screen.query_one(OptionList)
+        assert options.highlighted == app.screen.codes.index("ru")  # the current one
+        options.highlighted = app.screen.codes.index("fa")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.game_screen.has_class("-rtl") and "راهنمایی" in screen_text(app)
+        await pilot.press("L", "escape")  # Esc keeps the language
+        assert i18n.language() == "fa"
+
+    play(make_app(seed=3), script)
+
+
+def test_how_to_play_in_the_app() -> None:
+    i18n.set_language("pt")
+
+    async def script(pilot: Pilot[None], app: PatchworkApp) -> None:
+        await pilot.press("H")
+        await pilot.pause()
+        assert isinstance(app.screen, HowToScreen)
+        assert app.screen.query_one(Markdown) is not None
+        shown = screen_text(app)
+        assert "Como jogar Patchwork" in shown and "Esc: voltar ao jogo" in shown
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is app.game_screen
+        await pilot.press("question_mark")
+        assert "H  como jogar (as regras)" in screen_text(app)
+
+    play(make_app(seed=3), script)
+    assert OUT.is_dir()
+
+
+def test_the_plain_game_in_persian_reads_persian_digits() -> None:
+    out = io.StringIO()
+    typed = iter(["moves ۱۲", "help", "A", "quit"])
+    code = text.main(
+        ["--lang", "fa", "--opponent", "random", "--seed", "1"],
+        input_fn=lambda prompt: next(typed),
+        out=out,
+    )
+    assert code == 0
+    shown = out.getvalue()
+    assert "بازیکن ۰ (شما)" in shown and "خانهٔ ۰ از ۵۳" in shown
+    assert "تختهٔ زمان: نشانه‌های درآمد در ۵ ۱۱ ۱۷ ۲۳ ۲۹ ۳۵ ۴۱ ۴۷ ۵۳." in shown
+    assert "17r90@c4" in shown and "S@e5" in shown  # the notation, as typed, in ASCII
+    assert "بازیکن ۰ (شما) بازی می‌کند: A" in shown  # "A" was read as the move
+    assert "   a b c d e f g h i" in shown  # the quilt boards are drawn as in English
+
+
+def test_the_command_line_speaks_the_language() -> None:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert cli.main(["--lang", "ru", "--help"]) == 0
+    assert "использование: patchwork КОМАНДА [параметры]" in out.getvalue()
+    assert "запустить игровой сервер" in out.getvalue()
+    from patchwork.tui.app import build_parser
+
+    i18n.set_language("fi")
+    assert "tekstien kieli" in build_parser().format_help()
+    i18n.set_language("fa")
+    assert "زبان متن‌ها" in text.build_parser().format_help()
