@@ -332,7 +332,7 @@ export class GameScreen {
     const active = this.activeSeat();
     let headline;
     if (g.status === "waiting") headline = _("Waiting for your friend to join…");
-    else if (g.status === "finished") headline = this.resultHeadline(g);
+    else if (g.status === "finished") headline = _("Game over");
     else if (active !== null && g.pending_specials > 0) headline = g.mode === "local"
       ? fmt(_("{name}: place your special patch"), { name: this.plainName(active) })
       : _("Your turn: place your special patch");
@@ -369,6 +369,7 @@ export class GameScreen {
         turnSeat === null ? null : seatToken(turnSeat),
         h("strong", { id: "headline", text: headline }),
       ]),
+      this.seats.length ? null : h("span", { class: "tag", text: _("You are watching") }),
       h("div", { class: "actions" }, buttons),
       h("span", { id: "connection", class: "connection", "aria-live": "polite" }),
     );
@@ -446,7 +447,7 @@ export class GameScreen {
           seatInfo.kind === "ai" ? h("span", { class: "tag", text: fmt(_("computer, level {n}"), { n: seatInfo.level }) }) : null,
           moving ? h("span", { class: "tag turn-tag", text: _("to move") }) : null,
           away ? h("span", { class: "tag away", text: _("away") }) : null,
-          h("span", { class: "clock", "data-seat": String(seat) }),
+          seatInfo.kind === "ai" ? null : h("span", { class: "clock", "data-seat": String(seat) }),
         ]),
         h("dl", { class: "figures" }, [
           h("div", {}, [h("dt", { text: _("Buttons") }), h("dd", { class: "buttons-count", text: num(p.buttons) })]),
@@ -551,14 +552,17 @@ export class GameScreen {
       g.offer.forEach((o, i) => {
         const can = active !== null && o.buyable;
         let why = "";
-        if (!o.buyable && active !== null) {
-          why = g.players[active].buttons < o.buttons
-            ? fmt(_("Too dear: you have {have} buttons"), { have: g.players[active].buttons })
-            : _("Fits nowhere on your quilt");
+        const mover = g.to_move;
+        if (!o.buyable && mover !== null && g.status === "active") {
+          why = g.players[mover].buttons < o.buttons
+            ? fmt(_("Too dear: {have} buttons to spend"), { have: g.players[mover].buttons })
+            : _("Fits nowhere on the quilt");
         }
         const card = h("button", {
           type: "button",
-          class: "offer-card" + (can ? "" : " dimmed"),
+          // Striped and labelled when the player to move cannot buy it; merely inert when
+          // it is not this browser's turn.
+          class: "offer-card" + (o.buyable ? "" : " dimmed") + (can ? "" : " inert"),
           "data-patch": String(o.patch),
           "aria-pressed": "false",
           "aria-disabled": can ? null : "true",
@@ -625,7 +629,7 @@ export class GameScreen {
       h("code", { text: m.move === "A" ? `A` : m.move }),
       m.move === "A" ? h("span", { class: "muted", text: _("advanced") }) : null,
     ])));
-    if (!g.history.length) list.replaceChildren(h("li", { class: "muted", text: _("No moves yet.") }));
+    if (!g.history.length) list.replaceChildren(h("li", { class: "muted empty", text: _("No moves yet.") }));
     list.scrollTop = list.scrollHeight;
   }
 
@@ -711,6 +715,8 @@ export class GameScreen {
     if (seat !== null && reply.squares && reply.squares.length) {
       this.quilts[seat].showOverlay(reply.squares, "hint");
     }
+    const card = this.els.tray.querySelector(`[data-patch="${movePatch(reply.move)}"]`);
+    if (card) card.classList.add("hinted");
     this.setStatus(text, "hint");
     announce(text);
   }
