@@ -46,6 +46,8 @@ def test_a_whole_game_against_the_ai(page: Page, web_server: ServerProcess) -> N
             break
         before = g["version"]
         if g["pending_specials"]:
+            # Announced as it happens, visibly (and in the live region).
+            expect(page.locator(".toast").last).to_contain_text("special patch")
             square = g["legal_moves"][0].split("@")[1]
             keyboard_place(page, ".offer-card.special", [square], None)
             keyboard += 1
@@ -100,6 +102,14 @@ def test_a_whole_game_against_the_ai(page: Page, web_server: ServerProcess) -> N
     page.keyboard.press("End")
     expect(page.locator("#replay-caption")).to_contain_text(g["history"][-1]["move"])
     shot(page, "replay")
+    # Back to the finished game, and a rematch: a new game with the same seat.
+    page.click("#replay-back")
+    page.click("#rematch")
+    page.wait_for_url(lambda url: "/play/" in url and gid not in url)
+    new = game_id(page)
+    expect(page.locator("main")).to_have_attribute("data-status", "active")
+    assert view(web_server, new)["parent_id"] == gid
+    expect(page.locator(".player.first .player-name")).to_contain_text("(you)")
 
 
 def drag_hold_and_shoot(page: Page, move: str, squares: list[str]) -> None:

@@ -40,6 +40,9 @@ function navigate(path) {
 async function show() {
   if (screen && screen.destroy) screen.destroy();
   screen = null;
+  // Messages about the screen being left would only confuse the next one.
+  const toasts = document.getElementById("toasts");
+  if (toasts) toasts.replaceChildren();
   const app = document.getElementById("app");
   const main = h("main", { id: "main", tabindex: "-1" });
   app.replaceChildren(

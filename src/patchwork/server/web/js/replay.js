@@ -70,7 +70,8 @@ export class ReplayScreen {
         this.caption,
         h("p", { class: "muted small", text: _("Arrow keys step through the moves.") }),
         h("div", { class: "actions" }, [
-          h("a", { class: "button", href: `/play/${this.id}`, "data-link": "1" }, [_("Back to the game")]),
+          h("a", { class: "button", href: `/play/${this.id}`, "data-link": "1", id: "replay-back" },
+            [_("Back to the game")]),
           h("a", { class: "button quiet", href: "/", "data-link": "1" }, [_("New game")]),
         ]),
       ]),
