@@ -10,6 +10,9 @@ import { renderStart } from "./start.js";
 import { installDefs } from "./svg.js";
 import { h, setupLiveRegions, fatal, errorText } from "./ui.js";
 
+// The text of index.html's <noscript>, listed here so that it is extracted for translation.
+export const NOSCRIPT = () => _("Patchwork needs JavaScript to be switched on.");
+
 let meta = null;
 let screen = null;
 let languages = [];

@@ -78,12 +78,10 @@ export function renderEnd(screen, slot) {
   actions.push(h("a", { class: "button", href: `/api/games/${g.id}/record.txt`, download: `patchwork-${g.id}.txt` },
     [_("Download the record")]));
   actions.push(h("a", { class: "button quiet", href: "/", "data-link": "1" }, [_("New game")]));
-  const existing = slot.querySelector("#end-title");
   slot.replaceChildren(h("section", { class: "card end", id: "end-screen", "aria-labelledby": "end-title" }, [
-    h("h2", { id: "end-title", text: screen.resultHeadline(g) }),
+    h("h2", { id: "end-title", tabindex: "-1", text: screen.resultHeadline(g) }),
     ...notes,
     table,
     h("div", { class: "actions" }, actions),
   ]));
-  if (!existing) slot.querySelector("#end-title").setAttribute("tabindex", "-1");
 }

@@ -9,7 +9,7 @@ import { Placement } from "./placement.js";
 import { patchFacts, patchLabel, patchSvg, specialSvg } from "./pieces.js";
 import { QuiltView, piecesBySeat } from "./quilt.js";
 import { GameSocket } from "./socket.js";
-import { loadSeat, saveSeat, Store } from "./store.js";
+import { loadPrefs, loadSeat, savePrefs, saveSeat, Store } from "./store.js";
 import { renderTimeBoard, tokenShape } from "./timeboard.js";
 import { h, announce, toast, confirmDialog, fatal, errorText } from "./ui.js";
 import { svgRoot } from "./svg.js";
@@ -103,7 +103,7 @@ export class GameScreen {
     return new Promise((resolve) => {
       const host = game.seats.find((s) => s.joined);
       const name = h("input", { name: "name", id: "join-name", maxlength: 40,
-        value: (JSON.parse(localStorage.getItem("patchwork.prefs") || "{}").name) || _("Player 2") });
+        value: loadPrefs().name || _("Player 2") });
       const button = h("button", { type: "submit", class: "primary big", id: "join-game",
         text: _("Join the game") });
       const form = h("form", { class: "card join" }, [
@@ -119,8 +119,9 @@ export class GameScreen {
         try {
           const joined = await api.join(this.id, invite, name.value.trim() || _("Player 2"));
           saveSeat(this.id, joined.token, joined.seat);
+          savePrefs({ name: name.value.trim() });
           history.replaceState(null, "", location.pathname);
-          resolve(loadSeat(this.id));
+          resolve({ token: joined.token, seat: joined.seat });
         } catch (err) {
           button.disabled = false;
           if (err.code === "seat_taken" || err.code === "invite_invalid") {
@@ -322,8 +323,18 @@ export class GameScreen {
       onTop: onTopOf(g.position), names: [0, 1].map((s) => this.plainName(s)),
     });
     this.renderMoves();
+    const ended = this.els.end.childElementCount === 0 && g.status === "finished";
     renderEnd(this, this.els.end);
     this.placement.update();
+    // Keyboard users should not be sent back to the top after every move: when focus was
+    // lost with the elements that held it, it goes to the end title or the first patch.
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (ended) this.els.end.querySelector("#end-title").focus();
+    else if (lost && this.activeSeat() !== null && !document.querySelector("dialog[open]")) {
+      const first = this.els.tray.querySelector(".offer-card:not(.inert)") ||
+        this.root.querySelector("#advance");
+      if (first) first.focus({ preventScroll: true });
+    }
   }
 
   renderBar() {
@@ -431,13 +442,21 @@ export class GameScreen {
       const here = this.presence && this.presence.seats.find((s) => s.seat === seat);
       const away = here && g.seats[seat].kind === "human" && !here.connected && g.mode === "online";
       const moving = g.status === "active" && g.to_move === seat;
-      const boardBox = h("div", {
-        class: "board-focus" + (active === seat ? " active" : ""),
+      // One lasting element per board, so keyboard focus on it survives every update.
+      this.boardBoxes = this.boardBoxes || [h("div"), h("div")];
+      const boardBox = this.boardBoxes[seat];
+      if (boardBox.firstChild !== quilt.svg) boardBox.replaceChildren(quilt.svg);
+      boardBox.className = "board-focus" + (active === seat ? " active" : "");
+      for (const [name, value] of Object.entries({
         tabindex: active === seat ? "0" : null,
         "aria-describedby": active === seat ? "place-status" : null,
         "aria-label": active === seat ? _("Your quilt board: arrow keys move the patch, R turns, F flips, Enter sews it on") : null,
-      }, [quilt.svg]);
+      })) {
+        if (value === null) boardBox.removeAttribute(name);
+        else boardBox.setAttribute(name, value);
+      }
       const seatInfo = g.seats[seat];
+      const hadFocus = boardBox.contains(document.activeElement);
       box.className = `player card seat${seat}` + (moving ? " moving" : "") + (slot === 0 ? " first" : " second");
       box.setAttribute("aria-label", this.plainName(seat));
       box.replaceChildren(
@@ -457,6 +476,7 @@ export class GameScreen {
         ]),
         boardBox,
       );
+      if (hadFocus && active === seat) boardBox.focus({ preventScroll: true });
     });
     this.renderClocks();
   }
