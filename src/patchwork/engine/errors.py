@@ -1,8 +1,46 @@
-"""The package's own exceptions: every mistake a user can make raises one of these."""
+"""The package's own exceptions: every mistake a user can make raises one of these.
+
+A message a person may read is an English template marked with :func:`N_` plus the values
+that fill it, e.g. ``IllegalMoveError(N_("{move} is not allowed: {square} is already
+covered"), move="S@a1", square="a1")``. ``str(e)`` is the English text; a program showing
+the error in another language looks ``e.template`` up in its catalog and fills in
+``e.params`` itself (``patchwork.i18n.error_text``), so the engine needs no catalog of its
+own and states each rule once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for extraction into the catalogs; it is translated where shown."""
+    return message
+
+
+def fill_in(template: str, params: Mapping[str, Any]) -> str:
+    """``template`` filled in with ``params`` in English: a tuple is a list (``1, 2, 3``)."""
+    if not params:
+        return template
+    values = {k: ", ".join(map(str, v)) if isinstance(v, tuple) else v for k, v in params.items()}
+    return template.format(**values)
 
 
 class PatchworkError(ValueError):
-    """Base class: something given to the engine was wrong; nothing was changed."""
+    """Base class: something given to the engine was wrong; nothing was changed.
+
+    ``message`` is the English text, or with ``params`` an English template of ``{name}``
+    fields (``str.format`` syntax) that they fill in: numbers as int, text (notation, square
+    names) as str, a list of numbers as a tuple. ``str(e)`` is the filled-in English text."""
+
+    template: str
+    params: dict[str, Any]
+
+    def __init__(self, message: str = "", /, **params: Any) -> None:
+        self.template = message
+        self.params = params
+        super().__init__(fill_in(message, params))
 
 
 class InvalidSetupError(PatchworkError):

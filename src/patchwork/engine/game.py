@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .errors import PatchworkError
+from .errors import N_, PatchworkError
 from .moves import Move
 from .state import State, new_game
 
@@ -40,7 +40,7 @@ class Game:
     def pop(self) -> Move:
         """Take back the last move."""
         if not self._moves:
-            raise PatchworkError("there is no move to take back")
+            raise PatchworkError(N_("there is no move to take back"))
         self._states.pop()
         return self._moves.pop()
 

@@ -15,11 +15,11 @@ import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from . import data
 from . import kernels as K
-from .errors import IllegalMoveError, InvalidMoveError
+from .errors import N_, IllegalMoveError, InvalidMoveError
 from .tables import (
     CANONICAL,
     ORIENTATION_NAMES,
@@ -47,14 +47,22 @@ def square_name(row: int, col: int) -> str:
 def parse_square(text: str) -> Square:
     t = text.strip().lower()
     if len(t) != 2 or t[0] not in COLUMNS or t[1] not in "123456789":
-        raise InvalidMoveError(f"bad square {text!r}: use a column a-i and a row 1-9, like e5")
+        raise InvalidMoveError(
+            N_("bad square {text}: use a column a-i and a row 1-9, like e5"), text=repr(text)
+        )
     return int(t[1]) - 1, COLUMNS.index(t[0])
+
+
+def _off_the_board(row: int, col: int) -> NoReturn:
+    raise InvalidMoveError(N_("square ({row}, {col}) is off the quilt board"), row=row, col=col)
 
 
 def _check_ints(**fields: object) -> None:
     for name, value in fields.items():
         if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidMoveError(f"{name} must be a whole number, not {value!r}")
+            raise InvalidMoveError(
+                N_("{field} must be a whole number, not {value}"), field=name, value=repr(value)
+            )
 
 
 class Move(ABC):
@@ -104,7 +112,7 @@ class PlaceSpecial(Move):
     def __post_init__(self) -> None:
         _check_ints(row=self.row, col=self.col)
         if not (0 <= self.row < data.BOARD_SIZE and 0 <= self.col < data.BOARD_SIZE):
-            raise InvalidMoveError(f"square ({self.row}, {self.col}) is off the quilt board")
+            _off_the_board(self.row, self.col)
 
     @property
     def squares(self) -> frozenset[Square]:
@@ -138,17 +146,26 @@ class Buy(Move):
         )
         if not 0 <= self.patch_id < data.NUM_PATCHES:
             raise InvalidMoveError(
-                f"no patch {self.patch_id}: patches are numbered 0-{data.NUM_PATCHES - 1}"
+                N_("no patch {patch}: patches are numbered 0-{last}"),
+                patch=self.patch_id,
+                last=data.NUM_PATCHES - 1,
             )
         if not 0 <= self.orientation < len(ORIENTATION_NAMES):
-            raise InvalidMoveError(f"orientation {self.orientation} is not one of 0-7")
+            raise InvalidMoveError(
+                N_("orientation {orientation} is not one of 0-{last}"),
+                orientation=self.orientation,
+                last=len(ORIENTATION_NAMES) - 1,
+            )
         if not (0 <= self.row < data.BOARD_SIZE and 0 <= self.col < data.BOARD_SIZE):
-            raise InvalidMoveError(f"square ({self.row}, {self.col}) is off the quilt board")
+            _off_the_board(self.row, self.col)
         k = int(PLACEMENT_INDEX[self.patch_id, self.orientation, self.row, self.col])
         if k < 0:
+            # TRANSLATORS: {orientation} is notation (r0, r90, f180...), {square} a square (c4).
             raise InvalidMoveError(
-                f"patch {self.patch_id} in {ORIENTATION_NAMES[self.orientation]} at "
-                f"{square_name(self.row, self.col)} sticks out of the quilt board"
+                N_("patch {patch} in {orientation} at {square} sticks out of the quilt board"),
+                patch=self.patch_id,
+                orientation=ORIENTATION_NAMES[self.orientation],
+                square=square_name(self.row, self.col),
             )
         object.__setattr__(self, "placement", k)
 
@@ -163,10 +180,18 @@ class Buy(Move):
     def code(self, mode: int) -> int:
         k = int(CANONICAL[mode, self.placement])
         if k < 0:
-            what = "flipping" if self.orientation >= 4 and not mode & 1 else "turning"
+            if self.orientation >= 4 and not mode & 1:
+                template = N_(
+                    "{move}: orientation {orientation} needs flipping patches, "
+                    "which these rules do not allow"
+                )
+            else:
+                template = N_(
+                    "{move}: orientation {orientation} needs turning patches, "
+                    "which these rules do not allow"
+                )
             raise IllegalMoveError(
-                f"{self}: orientation {ORIENTATION_NAMES[self.orientation]} needs {what} "
-                "patches, which these rules do not allow"
+                template, move=str(self), orientation=ORIENTATION_NAMES[self.orientation]
             )
         return K.BUY_BASE + k
 
@@ -194,7 +219,7 @@ _SPECIAL = re.compile(r"^s\s*@?\s*([a-z]\d)$")
 def parse_move(text: str) -> Move:
     """Read a move in the notation (no position needed, so no legality check)."""
     if not isinstance(text, str):
-        raise InvalidMoveError(f"a move is text, not {type(text).__name__}")
+        raise InvalidMoveError(N_("a move is text, not {type}"), type=type(text).__name__)
     t = text.strip().lower()
     if t in ("a", "advance"):
         return ADVANCE
@@ -207,10 +232,14 @@ def parse_move(text: str) -> Move:
         turns = int(degrees or 0) // 90
         orientation = (4 if kind == "f" else 0) + turns
         return Buy(int(patch), orientation, *parse_square(square))
+    # TRANSLATORS: A, S@e5, 17r90@c4 and r0 ... f270 are notation: keep them as they are.
     raise InvalidMoveError(
-        f"cannot read move {text!r}: write A to advance, S@e5 to place a special patch, "
-        "or patch, orientation and square to buy, like 17r90@c4 (orientations r0 r90 r180 "
-        "r270 f0 f90 f180 f270)"
+        N_(
+            "cannot read move {text}: write A to advance, S@e5 to place a special patch, "
+            "or patch, orientation and square to buy, like 17r90@c4 (orientations r0 r90 r180 "
+            "r270 f0 f90 f180 f270)"
+        ),
+        text=repr(text),
     )
 
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from . import data
 from . import kernels as K
-from .errors import IllegalMoveError, InvalidSetupError
+from .errors import N_, IllegalMoveError, InvalidSetupError
 from .moves import Buy, Move, PlaceSpecial, Square, move_from_code, square_name
 from .rules import Rules
 from .tables import EDITION_INDEX, squares_of
@@ -172,38 +172,62 @@ class State:
     def check_legal(self, move: Move) -> int:
         """The move's kernel code, or IllegalMoveError saying why it is not allowed here."""
         if not isinstance(move, Move):
-            raise IllegalMoveError(f"{move!r} is not a move")
+            raise IllegalMoveError(N_("{move} is not a move"), move=repr(move))
         code = move.code(self.rules.mode)
         if K.is_legal(self._v, code):
             return code
-        raise IllegalMoveError(f"{move} is not allowed: {self._why_illegal(move)}")
+        template, params = self._why_illegal(move)
+        raise IllegalMoveError(template, move=str(move), **params)
 
-    def _why_illegal(self, move: Move) -> str:
-        # Only explains a verdict the kernel has already given; it decides nothing.
+    def _why_illegal(self, move: Move) -> tuple[str, dict[str, Any]]:
+        # Only explains a verdict the kernel has already given; it decides nothing. One whole
+        # sentence per reason (translators see each one complete), filled in with {move}.
         p = self.current_player
         if p is None:
-            return "the game is over"
+            return N_("{move} is not allowed: the game is over"), {}
         me = self.players[p]
         if self.pending_specials:
             if not isinstance(move, PlaceSpecial):
-                return f"player {p} must first place a special patch on an empty square"
-            return f"{square_name(move.row, move.col)} is already covered"
+                return (
+                    N_(
+                        "{move} is not allowed: player {player} must first place a special "
+                        "patch on an empty square"
+                    ),
+                    {"player": p},
+                )
+            return (
+                N_("{move} is not allowed: {square} is already covered"),
+                {"square": square_name(move.row, move.col)},
+            )
         if isinstance(move, PlaceSpecial):
-            return "there is no special patch to place"
+            return N_("{move} is not allowed: there is no special patch to place"), {}
         if isinstance(move, Buy):
             patch = data.PATCHES[move.patch_id]
-            offered = ", ".join(str(i) for i in self.offered) or "none"
+            if not self.offered:
+                return N_("{move} is not allowed: no patch is on offer any more"), {}
             if move.patch_id not in self.offered:
-                return f"patch {move.patch_id} is not on offer (offered: {offered})"
-            if patch.buttons > me.buttons:
+                # TRANSLATORS: {offered} is a list of patch numbers, like "1, 2, 3".
                 return (
-                    f"patch {move.patch_id} costs {patch.buttons} buttons, "
-                    f"player {p} has {me.buttons}"
+                    N_("{move} is not allowed: patch {patch} is not on offer (offered: {offered})"),
+                    {"patch": move.patch_id, "offered": tuple(self.offered)},
                 )
+            if patch.buttons > me.buttons:
+                # TRANSLATORS: {price} and {buttons} are numbers of buttons (any number).
+                return (
+                    N_(
+                        "{move} is not allowed: patch {patch} costs more buttons than player "
+                        "{player} has (price: {price}, buttons: {buttons})"
+                    ),
+                    {"patch": move.patch_id, "player": p, "price": patch.buttons,
+                     "buttons": me.buttons},
+                )  # fmt: skip
             overlap = sorted(move.squares & me.quilt.squares)
-            names = " ".join(square_name(r, c) for r, c in overlap)
-            return f"it would overlap patches already sewn on at {names}"
-        return "the rules do not allow it here"
+            # TRANSLATORS: {squares} are square names, like "b1 c1".
+            return (
+                N_("{move} is not allowed: it would overlap patches already sewn on at {squares}"),
+                {"squares": " ".join(square_name(r, c) for r, c in overlap)},
+            )
+        return N_("{move} is not allowed: the rules do not allow it here"), {}
 
     def apply(self, move: Move) -> State:
         """The state after ``move``; an illegal move raises IllegalMoveError."""
