@@ -324,6 +324,43 @@ def N_(message: str) -> str:
     return message
 
 
+# -- errors: a template plus its values, translated where they are shown ---------------------
+
+
+def fill(template: str, params: Mapping[str, Any], translator: Translator | None = None) -> str:
+    """An English ``template`` translated and filled in with ``params``, in ``translator``'s
+    language (default: the current one), numbers in its digits. A tuple value is a list of
+    numbers or names, joined as the language writes a list (``1, 2, 3``; Persian ``۱، ۲، ۳``)."""
+    text = (translator.gettext if translator else _)(template) if template else template
+    if not params:
+        return text
+    lang = translator.language if translator else None
+    separator = (translator.pgettext if translator else pgettext)("list separator", ", ")
+    values = {
+        key: separator.join(
+            number(v, lang=lang) if isinstance(v, int | float) and not isinstance(v, bool)
+            else str(v)
+            for v in value
+        )
+        if isinstance(value, tuple) else value
+        for key, value in params.items()
+    }  # fmt: skip
+    return translator.format_text(text, **values) if translator else fmt(text, **values)
+
+
+def error_text(exc: BaseException, translator: Translator | None = None) -> str:
+    """What an error says, in ``translator``'s language (default: the current one).
+
+    The engine's errors (``patchwork.PatchworkError``) and the server's carry an English
+    ``template`` and its ``params``; any other exception, or one without a template, is
+    shown as ``str(exc)``."""
+    template = getattr(exc, "template", None)
+    params = getattr(exc, "params", None)
+    if not isinstance(template, str) or not template or not isinstance(params, Mapping):
+        return str(exc)
+    return fill(template, params, translator)
+
+
 def howto_markdown(lang: str) -> str | None:
     """The "How to play" page of a shipped language, as Markdown (None when there is none)."""
     code = supported(lang, LANGUAGES)
@@ -346,6 +383,8 @@ __all__ = [
     "base_language",
     "digits",
     "direction",
+    "error_text",
+    "fill",
     "fmt",
     "howto_markdown",
     "is_right_to_left",

@@ -8,7 +8,8 @@ from typing import Any
 from starlette.requests import HTTPConnection
 from starlette.types import Scope
 
-from ..i18n import N_, negotiate, supported, translator
+from ..engine.errors import fill_in
+from ..i18n import N_, fill, negotiate, supported, translator
 
 # code -> HTTP status (websocket errors carry the same codes)
 STATUS: dict[str, int] = {
@@ -55,7 +56,7 @@ class ServerError(Exception):
     ) -> None:
         self.template = message
         self.params = dict(params or {})
-        self.message = message.format(**self.params) if self.params else message
+        self.message = fill_in(message, self.params)
         super().__init__(self.message)
         if code not in STATUS:
             raise ValueError(f"unknown error code {code!r}")
@@ -70,9 +71,7 @@ class ServerError(Exception):
         """The message in ``lang`` (English when None or not shipped)."""
         if not lang:
             return self.message
-        t = translator(lang)
-        template = t.gettext(self.template)
-        return t.format_text(template, **self.params) if self.params else template
+        return fill(self.template, self.params, translator(lang))
 
     def body(self, lang: str | None = None) -> dict[str, Any]:
         return {"code": self.code, "message": self.text(lang), **self.extra}

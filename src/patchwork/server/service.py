@@ -421,11 +421,11 @@ class GameService:
         try:
             move = parse_move(text)
         except InvalidMoveError as e:
-            raise ServerError("invalid_move", str(e)) from None
+            raise ServerError("invalid_move", e.template, e.params) from None
         try:
             state.check_legal(move)
         except IllegalMoveError as e:
-            raise ServerError("illegal_move", str(e)) from None
+            raise ServerError("illegal_move", e.template, e.params) from None
         return move
 
     async def move(self, game_id: str, token: str | None, text: str, version: int) -> LiveGame:

@@ -17,7 +17,7 @@ from textual.screen import Screen
 
 from .. import i18n
 from ..engine import Game, PatchworkError, Rules, new_game
-from ..i18n import _, fmt
+from ..i18n import _, error_text, fmt
 from .game_screen import GameScreen
 from .seats import HUMAN, Seat, add_game_options, close_agent, make_seats
 from .session import Session
@@ -176,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         session, options = setup(args)
     except PatchworkError as e:
-        print(fmt(_("patchwork play: {error}"), error=e), file=sys.stderr)
+        print(fmt(_("patchwork play: {error}"), error=error_text(e)), file=sys.stderr)
         return 1
     app = PatchworkApp(session, options)
     app.run()
@@ -185,7 +185,11 @@ def main(argv: list[str] | None = None) -> int:
             app.session.record(termination="abandoned").save(args.save)
         except (OSError, PatchworkError) as e:
             print(
-                fmt(_("patchwork play: cannot save {path}: {error}"), path=args.save, error=e),
+                fmt(
+                    _("patchwork play: cannot save {path}: {error}"),
+                    path=args.save,
+                    error=error_text(e),
+                ),
                 file=sys.stderr,
             )
             return 1

@@ -24,7 +24,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from .. import i18n
 from ..ai import Agent, Limit, MCTSAgent, SearchResult
 from ..engine import Advance, Game, IllegalMoveError, Move, PatchworkError
-from ..i18n import _, fmt, ngettext
+from ..i18n import _, error_text, fmt, ngettext
 from . import colours, describe, panels
 from .offer import PatchCard, circle_text
 from .placement import Ghost
@@ -374,7 +374,7 @@ class GameScreen(Screen[None]):
         try:
             move = s.commit()
         except IllegalMoveError as e:
-            self.say(fmt(_("It does not fit there: {reason}"), reason=e), colours.BAD)
+            self.say(fmt(_("It does not fit there: {reason}"), reason=error_text(e)), colours.BAD)
             self.app.bell()
             self.redraw()
             return
@@ -387,7 +387,7 @@ class GameScreen(Screen[None]):
         try:
             s.state.check_legal(ADVANCE)
         except IllegalMoveError as e:
-            self.say(str(e), colours.BAD)
+            self.say(error_text(e), colours.BAD)
             return
         version, p = s.version, s.player
         assert p is not None
@@ -487,7 +487,7 @@ class GameScreen(Screen[None]):
             try:
                 self.session.save(path)
             except (OSError, PatchworkError) as e:
-                return fmt(_("Cannot save {path}: {error}"), path=path, error=e)
+                return fmt(_("Cannot save {path}: {error}"), path=path, error=error_text(e))
             return None
 
         def done(path: str | None) -> None:
@@ -504,7 +504,7 @@ class GameScreen(Screen[None]):
             try:
                 self._loaded = Session.load(path)
             except (OSError, PatchworkError) as e:
-                return fmt(_("Cannot load {path}: {error}"), path=path, error=e)
+                return fmt(_("Cannot load {path}: {error}"), path=path, error=error_text(e))
             return None
 
         def done(path: str | None) -> None:

@@ -20,7 +20,7 @@ from ..engine import (
     State,
 )
 from ..engine import kernels as K
-from ..i18n import _, fmt, ngettext
+from ..i18n import _, error_text, fmt, ngettext
 from .placement import Ghost, Square, fitting_anchors, mirrored, rotated
 from .seats import Seat
 
@@ -140,7 +140,7 @@ class Session:
         try:
             self.state.check_legal(self.ghost.move)
         except IllegalMoveError as e:
-            return str(e)
+            return error_text(e)
         return None
 
     def fits(self) -> frozenset[Square]:

@@ -30,7 +30,7 @@ from ..engine import (
     square_name,
 )
 from ..engine.data import EMPTY_PENALTY, FINAL_SPACE, INCOME_SPACES
-from ..i18n import _, digits, fmt, ngettext
+from ..i18n import _, digits, error_text, fmt, ngettext
 from .describe import patch_numbers
 from .seats import HUMAN, Seat, add_game_options, make_seats
 
@@ -357,7 +357,7 @@ def _human_turn(
                 move = Move.parse(text, state)
             except PatchworkError as e:
                 hint = _("(type 'help' for the notation, 'moves' for the legal moves)")
-                write(f"{e}\n{hint}")
+                write(f"{error_text(e)}\n{hint}")
                 continue
             game.push(move)
             write(fmt(_("{name} plays {move}"), name=_who(seats, p), move=str(move)))
@@ -447,7 +447,7 @@ def main(
         seats = make_seats(kinds, args.seed)
         game = Game(new_game(seed=args.seed, rules=rules))
     except PatchworkError as e:
-        print(fmt(_("patchwork play: {error}"), error=e), file=sys.stderr)
+        print(fmt(_("patchwork play: {error}"), error=error_text(e)), file=sys.stderr)
         return 1
     outcome = play(game, seats, input_fn=input_fn, out=stream)
     if args.save:
