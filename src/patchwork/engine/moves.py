@@ -160,8 +160,8 @@ class Buy(Move):
             _off_the_board(self.row, self.col)
         k = int(PLACEMENT_INDEX[self.patch_id, self.orientation, self.row, self.col])
         if k < 0:
-            # TRANSLATORS: {orientation} is notation (r0, r90, f180...), {square} a square (c4).
             raise InvalidMoveError(
+                # TRANSLATORS: {orientation} is notation (r0, r90, f180...), {square} a square.
                 N_("patch {patch} in {orientation} at {square} sticks out of the quilt board"),
                 patch=self.patch_id,
                 orientation=ORIENTATION_NAMES[self.orientation],
@@ -232,8 +232,8 @@ def parse_move(text: str) -> Move:
         turns = int(degrees or 0) // 90
         orientation = (4 if kind == "f" else 0) + turns
         return Buy(int(patch), orientation, *parse_square(square))
-    # TRANSLATORS: A, S@e5, 17r90@c4 and r0 ... f270 are notation: keep them as they are.
     raise InvalidMoveError(
+        # TRANSLATORS: A, S@e5, 17r90@c4 and r0 ... f270 are notation: keep them as they are.
         N_(
             "cannot read move {text}: write A to advance, S@e5 to place a special patch, "
             "or patch, orientation and square to buy, like 17r90@c4 (orientations r0 r90 r180 "

@@ -206,14 +206,14 @@ class State:
             if not self.offered:
                 return N_("{move} is not allowed: no patch is on offer any more"), {}
             if move.patch_id not in self.offered:
-                # TRANSLATORS: {offered} is a list of patch numbers, like "1, 2, 3".
                 return (
+                    # TRANSLATORS: {offered} is a list of patch numbers, like "1, 2, 3".
                     N_("{move} is not allowed: patch {patch} is not on offer (offered: {offered})"),
                     {"patch": move.patch_id, "offered": tuple(self.offered)},
                 )
             if patch.buttons > me.buttons:
-                # TRANSLATORS: {price} and {buttons} are numbers of buttons (any number).
                 return (
+                    # TRANSLATORS: {price} and {buttons} are numbers of buttons (any number).
                     N_(
                         "{move} is not allowed: patch {patch} costs more buttons than player "
                         "{player} has (price: {price}, buttons: {buttons})"
@@ -222,8 +222,8 @@ class State:
                      "buttons": me.buttons},
                 )  # fmt: skip
             overlap = sorted(move.squares & me.quilt.squares)
-            # TRANSLATORS: {squares} are square names, like "b1 c1".
             return (
+                # TRANSLATORS: {squares} are square names, like "b1 c1".
                 N_("{move} is not allowed: it would overlap patches already sewn on at {squares}"),
                 {"squares": " ".join(square_name(r, c) for r, c in overlap)},
             )

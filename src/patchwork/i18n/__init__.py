@@ -335,7 +335,10 @@ def fill(template: str, params: Mapping[str, Any], translator: Translator | None
     if not params:
         return text
     lang = translator.language if translator else None
-    separator = (translator.pgettext if translator else pgettext)("list separator", ", ")
+    # TRANSLATORS: what separates the items of a list, such as patch numbers ("1, 2, 3").
+    separator = pgettext("list separator", ", ")
+    if translator is not None:
+        separator = translator.pgettext("list separator", ", ")
     values = {
         key: separator.join(
             number(v, lang=lang) if isinstance(v, int | float) and not isinstance(v, bool)
