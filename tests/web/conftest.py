@@ -16,7 +16,14 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 pytest.register_assert_rewrite("server_fixtures")
 
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright  # noqa: E402
+from playwright.sync_api import (  # noqa: E402
+    Browser,
+    BrowserContext,
+    Page,
+    Playwright,
+    expect,
+    sync_playwright,
+)
 
 from server_fixtures import ServerProcess  # noqa: E402
 
@@ -32,6 +39,8 @@ CHROMIUM_ARGS = [
 ]
 SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
 TIMEOUT_MS = 15_000
+# Assertions wait as long as actions do: a busy 2-core machine is slow, not wrong.
+expect.set_options(timeout=TIMEOUT_MS)
 SERVER_ARGS = (
     "--ai-workers",
     "1",

@@ -201,7 +201,6 @@ export class GameScreen {
 
   changed(game, previous) {
     if (previous && previous.id === game.id) this.tellChanges(game, previous);
-    this.placement.hint = null;
     this.placement.refresh();
     this.render();
   }
@@ -375,7 +374,7 @@ export class GameScreen {
       buttons.push(h("button", { type: "button", id: "claim", onclick: () => this.claim() },
         [_("Claim the win")]));
     }
-    bar.replaceChildren(
+    bar.replaceChildren(...[
       h("div", { class: "turn", "data-seat": turnSeat === null ? "" : String(turnSeat) }, [
         turnSeat === null ? null : seatToken(turnSeat),
         h("strong", { id: "headline", text: headline }),
@@ -383,7 +382,7 @@ export class GameScreen {
       this.seats.length ? null : h("span", { class: "tag", text: _("You are watching") }),
       h("div", { class: "actions" }, buttons),
       h("span", { id: "connection", class: "connection", "aria-live": "polite" }),
-    );
+    ].filter(Boolean));
     if (this.socket) this.onConnection(this.socket.open ? "online" : "offline");
   }
 

@@ -123,6 +123,12 @@ export class Placement {
     }
     if (!this.piece || seat === null) return;
     const quilt = this.host.quilt(seat);
+    if (this.drag && this.drag.moved && !this.drag.overBoard) {
+      // Held away from the quilt: nothing to preview yet.
+      quilt.clearOverlay();
+      this.host.status(_("Drop the patch on your quilt board."), "");
+      return;
+    }
     const { squares, outside, move } = this.current();
     quilt.showOverlay(squares, move ? "fits" : "blocked", outside);
     const where = squareName(Math.max(0, Math.min(8, this.anchor.row)),
@@ -282,9 +288,8 @@ export class Placement {
       this.update();
       d.ghost.style.opacity = "0";
     } else {
-      quilt.clearOverlay();
+      this.update();
       d.ghost.style.opacity = "0.9";
-      this.host.status(_("Drop the patch on your quilt board."), "");
     }
     const px = quilt.cellPixels();
     d.ghost.style.left = `${x - (rows[0].length * px) / 2}px`;

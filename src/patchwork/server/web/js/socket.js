@@ -3,7 +3,7 @@ import { currentLanguage } from "./i18n.js";
 // A game's websocket: says hello with the seat token and the last version seen, answers
 // requests by id, and reconnects with growing pauses after a drop, catching up via `sync`.
 
-const MAX_BACKOFF_MS = 10000;
+const MAX_BACKOFF_MS = 5000;
 
 export class GameSocket {
   constructor(gameId, token, handlers) {
