@@ -222,7 +222,10 @@ def drag_move(
 def keyboard_place(page: Page, card_selector: str, squares: list[str], move: str | None) -> None:
     """Pick a piece with Enter, turn/flip it with R/F, walk it with the arrow keys from
     where it starts to the target, and sew it on with Enter."""
-    page.focus(card_selector)
+    if not page.evaluate(
+        "sel => document.activeElement === document.querySelector(sel)", card_selector
+    ):
+        page.focus(card_selector)
     page.keyboard.press("Enter")
     if move is not None and "@" in move and not move.startswith("S@"):
         turns, flip = turns_for(move)

@@ -64,6 +64,13 @@ def test_two_browsers_play_an_online_game(browser: Browser, web_server: ServerPr
         assert history == made
         assert {h["seat"] for h in view(web_server, gid)["history"]} == {0, 1}
         shot(bob, "online")
+        # Bob resigns; both see the end, and why.
+        bob.click("#resign")
+        bob.click("#confirm-ok")
+        for p in (ann, bob):
+            expect(p.locator("#end-screen")).to_contain_text("Bob resigned")
+        expect(ann.locator("#end-title")).to_have_text("You win!")
+        assert view(web_server, gid)["result"]["termination"] == "resigned"
         assert not errors, errors
     finally:
         ann_ctx.close()

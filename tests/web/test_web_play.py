@@ -183,8 +183,14 @@ def test_keyboard_only_and_a_reload_keep_the_game(page: Page, web_server: Server
     g = wait_my_turn(page, web_server, gid)
     move = next(m for m in g["placements"] if m[0].isdigit() and "r90" in m) or ""
     patch = move.split("r")[0]
-    # Tab reaches the offer; Enter picks the patch up, R turns it, arrows and Enter place it.
-    page.keyboard.press("Tab")
+    # Tab reaches the patch; Enter picks it up, R turns it, arrows and Enter place it.
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.dataset.patch") == patch:
+            break
+    else:
+        raise AssertionError("Tab never reached the patch")
+    assert page.evaluate("document.activeElement.matches(':focus-visible')")
     keyboard_place(page, f'.offer-card[data-patch="{patch}"]', g["placements"][move], move)
     g2 = wait_my_turn(page, web_server, gid)
     assert g2["history"][0]["move"] == move
@@ -198,3 +204,19 @@ def test_keyboard_only_and_a_reload_keep_the_game(page: Page, web_server: Server
     advance(page)
     wait_version_above(page, before)
     assert view(web_server, gid)["history"][len(g2["history"])]["move"] == "A"
+    # The AI's help: a hint marks its squares; then take the advance back.
+    wait_my_turn(page, web_server, gid)
+    page.click("#hint")
+    # Long enough for a worker that must first compile the searcher (a cold Numba cache).
+    expect(page.locator("#place-status")).to_have_attribute("data-kind", "hint", timeout=90_000)
+    expect(page.locator("#place-status")).to_contain_text("Hint")
+    before = view(web_server, gid)
+    page.click("#undo")
+    wait_version_above(page, before["version"])
+    assert len(view(web_server, gid)["history"]) < len(before["history"])
+    # A right click turns the chosen patch.
+    card = page.locator(".offer-card:not(.dimmed)").first
+    card.click()
+    expect(card).to_have_attribute("aria-pressed", "true")
+    page.locator(".board-focus.active").click(button="right")
+    expect(card).to_have_attribute("data-orientation", "1")
