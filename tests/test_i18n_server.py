@@ -207,6 +207,54 @@ def test_persian_error_messages_use_persian_digits(client: TestClient) -> None:
     assert not re.search(r"[0-9]", message)
 
 
+def test_a_refused_move_is_explained_in_the_language_asked_for(client: TestClient) -> None:
+    # The first patches on offer are 22, 24 and 28, each costing 10 buttons (5 in hand).
+    circle = [22, 24, 28, *(i for i in range(33) if i not in (22, 24, 28))]
+    created = client.post(
+        "/api/games", json={"mode": "local", "circle": circle, "first_player": 0}
+    ).json()
+    url = f"/api/games/{created['game_id']}/moves"
+    auth = {"Authorization": f"Bearer {created['token']}"}
+    version = created["game"]["version"]
+
+    def refusal(move: str, lang: str | None) -> dict[str, Any]:
+        headers = {**auth, "Accept-Language": lang} if lang else auth
+        r = client.post(url, json={"move": move, "version": version}, headers=headers)
+        assert r.status_code in (400, 409), r.text
+        return error(r)
+
+    assert refusal("4r0@a1", None) == {
+        "code": "illegal_move",
+        "message": "4r0@a1 is not allowed: patch 4 is not on offer (offered: 22, 24, 28)",
+    }
+    assert refusal("4r0@a1", "ru") == {
+        "code": "illegal_move",
+        "message": "ход 4r0@a1 недопустим: лоскутка 4 нет среди предложенных "
+        "(предложены: 22, 24, 28)",
+    }
+    dear = refusal("22r0@a1", "fa")
+    assert dear == {
+        "code": "illegal_move",
+        "message": "حرکت 22r0@a1 مجاز نیست: قیمت وصلهٔ ۲۲ بیش از دکمه‌های بازیکن ۰ است "
+        "(قیمت: ۱۰، دکمه‌ها: ۵)",
+    }
+    # Persian digits everywhere but in the move notation, which stays as typed.
+    assert not re.search(r"[0-9]", dear["message"].replace("22r0@a1", ""))
+    assert refusal("4r0@a1", "fa")["message"].endswith("(پیشنهادی‌ها: ۲۲، ۲۴، ۲۸)")
+    unreadable = refusal("40r0@a1", "fa")
+    assert unreadable == {
+        "code": "invalid_move",
+        "message": "وصلهٔ ۴۰ وجود ندارد: شمارهٔ وصله‌ها از ۰ تا ۳۲ است",
+    }
+    assert refusal("zz", "fi")["message"].startswith("siirtoa 'zz' ei voi lukea: kirjoita A")
+    assert refusal("S@e5", "pt")["message"] == (
+        "o lance S@e5 não é permitido: não há pedaço especial para colocar"
+    )
+    # Nothing was played: the game is where it was.
+    game = client.get(f"/api/games/{created['game_id']}").json()
+    assert game["version"] == version and game["history"] == []
+
+
 def next_error(ws: Any) -> dict[str, Any]:
     """The next ``error`` message (presence and state messages may come first)."""
     for _ in range(20):

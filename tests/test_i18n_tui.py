@@ -13,11 +13,14 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Markdown, OptionList, Static
 
-from patchwork import cli, i18n
+from helpers import position
+from patchwork import Game, cli, i18n, new_game
 from patchwork.tui import text
 from patchwork.tui.app import PatchworkApp
 from patchwork.tui.quilt import QuiltView
 from patchwork.tui.screens import HowToScreen, LanguageScreen
+from patchwork.tui.seats import make_seats
+from patchwork.tui.session import Session
 from patchwork.tui.timeboard import TimeBoard
 from test_tui_app import OUT, keep_screenshot, make_app, play, screen_text
 
@@ -150,6 +153,24 @@ def test_the_plain_game_in_persian_reads_persian_digits() -> None:
     assert "   a b c d e f g h i" in shown  # the quilt boards are drawn as in English
 
 
+def test_the_plain_game_explains_a_refused_move_in_russian() -> None:
+    out = io.StringIO()
+    typed = iter(["zz", "0r0@a1", "quit"])
+    code = text.main(
+        ["--lang", "ru", "--opponent", "random", "--seed", "1"],
+        input_fn=lambda prompt: next(typed),
+        out=out,
+    )
+    assert code == 0
+    shown = out.getvalue()
+    offered = ", ".join(str(i) for i in new_game(seed=1).offered)  # 0 is not among them
+    assert "не удалось прочитать ход 'zz': напишите A, чтобы продвинуться" in shown
+    assert f"ход 0r0@a1 недопустим: лоскутка 0 нет среди предложенных (предложены: {offered})" in (
+        shown
+    )
+    assert "is not allowed" not in shown and "cannot read" not in shown
+
+
 def test_the_command_line_speaks_the_language() -> None:
     out = io.StringIO()
     with redirect_stdout(out):
@@ -162,3 +183,16 @@ def test_the_command_line_speaks_the_language() -> None:
     assert "tekstien kieli" in build_parser().format_help()
     i18n.set_language("fa")
     assert "زبان متن‌ها" in text.build_parser().format_help()
+
+
+def test_the_app_gives_the_engine_s_reason_in_the_language() -> None:
+    # Player 0 holds a special patch; a1 is already sewn over.
+    covered = "/".join(["x8", *["9"] * 8])
+    state = position(f"26,12,0,{covered}", "25,5,0,9/9/9/9/9/9/9/9/9", pending="1@0")
+    session = Session(Game(state), make_seats(["human", "human"], 1))
+    assert session.ghost is not None and session.ghost.is_special
+    session.put(0, 0)
+    i18n.set_language("ru")
+    assert session.verdict() == "ход S@a1 недопустим: клетка a1 уже занята"
+    i18n.set_language("fa")
+    assert session.verdict() == "حرکت S@a1 مجاز نیست: خانهٔ a1 از پیش پوشیده است"
