@@ -12,6 +12,7 @@ from conftest import (
     shot,
     start_game,
     view,
+    wait_my_turn,
     wait_version_above,
     watch_errors,
 )
@@ -111,6 +112,31 @@ def test_a_phone_sized_touch_screen(browser: Browser, web_server: ServerProcess)
         assert view(web_server, gid)["history"][0]["move"] == move
         expect(page.locator("#move-list li").first).to_contain_text(move)
         shot(page, "phone-full")
+        # A drag with a finger: real touch events (through the DevTools protocol), which the
+        # page sees as Pointer Events of type "touch".
+        g = wait_my_turn(page, web_server, gid)
+        move = next((m for m in g["placements"] if m[0].isdigit() and "r0@" in m), None)
+        assert move is not None, "seed 7 offers a patch to buy on the second turn"
+        patch = move.split("r")[0]
+        page.evaluate("document.querySelector('.offer-box').scrollIntoView({block: 'start'})")
+        box = page.locator(f'.offer-card[data-patch="{patch}"]').bounding_box()
+        assert box is not None
+        x0, y0 = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        x1, y1 = cell_point(page, ".board-focus.active", *pointer_cell(g["placements"][move]))
+        assert y1 < 740, "the board is under the offer, on screen"
+        cdp = ctx.new_cdp_session(page)
+
+        def touch(kind: str, x: float, y: float) -> None:
+            points = [] if kind == "touchEnd" else [{"x": x, "y": y}]
+            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+        touch("touchStart", x0, y0)
+        for i in range(1, 11):
+            touch("touchMove", x0 + (x1 - x0) * i / 10, y0 + (y1 - y0) * i / 10)
+        expect(page.locator("#place-status")).to_have_attribute("data-kind", "fits")
+        touch("touchEnd", x1, y1)
+        wait_version_above(page, g["version"])
+        assert move in [h["move"] for h in view(web_server, gid)["history"]]
         assert not errors, errors
     finally:
         ctx.close()

@@ -530,20 +530,28 @@ export class GameScreen {
         }
       }
     }
+    // The tools stay in place (disabled with nothing picked up) for the whole turn, so the
+    // quilt below never jumps under a finger that is dragging a patch to it.
     const tools = [];
-    if (piece && active !== null) {
+    if (active !== null) {
+      const none = !piece;
       tools.push(
-        h("button", { type: "button", id: "rotate", disabled: !g.rules.rotation,
+        h("button", { type: "button", id: "rotate", disabled: none || !g.rules.rotation,
           onclick: () => this.placement.rotate() }, [_("Turn"), h("kbd", { text: "R" })]),
-        h("button", { type: "button", id: "flip", disabled: !g.rules.flip,
+        h("button", { type: "button", id: "flip", disabled: none || !g.rules.flip,
           onclick: () => this.placement.flip() }, [_("Flip"), h("kbd", { text: "F" })]),
-        h("button", { type: "button", id: "place", class: "primary",
+        h("button", { type: "button", id: "place", class: "primary", disabled: none,
           onclick: () => this.placement.place() }, [_("Sew it on"), h("kbd", { text: "Enter" })]),
-        h("button", { type: "button", id: "cancel", class: "quiet",
+        h("button", { type: "button", id: "cancel", class: "quiet", disabled: none,
           onclick: () => this.placement.cancel() }, [_("Put back"), h("kbd", { text: "Esc" })]),
       );
     }
+    const focusedTool = this.els.tools.contains(document.activeElement) ? document.activeElement.id : null;
     this.els.tools.replaceChildren(...tools);
+    if (focusedTool) {
+      const again = this.els.tools.querySelector(`#${focusedTool}`);
+      if (again && !again.disabled) again.focus();
+    }
     if (!piece) {
       if (active !== null) {
         this.setStatus(g.pending_specials > 0
