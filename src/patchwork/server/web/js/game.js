@@ -208,12 +208,14 @@ export class GameScreen {
   name(seat) {
     const g = this.store.game;
     const mine = this.seats.includes(seat) && this.store.game.mode !== "local";
-    const n = g ? g.seats[seat].name : String(seat + 1);
+    const n = g ? this.plainName(seat) : String(seat + 1);
     return mine ? fmt(_("{name} (you)"), { name: n }) : n;
   }
 
   plainName(seat) {
-    return this.store.game.seats[seat].name;
+    const info = this.store.game.seats[seat];
+    // The server stores an English name for the computer's seat: say it in the page's language.
+    return info.kind === "ai" ? fmt(_("AI level {n}"), { n: num(info.level) }) : info.name;
   }
 
   tellChanges(game, previous) {
@@ -311,7 +313,7 @@ export class GameScreen {
     // For people nothing; for tests and tools, which version this screen shows.
     this.root.dataset.version = String(g.version);
     this.root.dataset.status = g.status;
-    document.title = `${_("Patchwork")} – ${g.seats[0].name} : ${g.seats[1].name}`;
+    document.title = `${_("Patchwork")} – ${this.plainName(0)} : ${this.plainName(1)}`;
     this.renderBar();
     this.renderInvite();
     this.renderPlayers();
