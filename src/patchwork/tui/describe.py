@@ -6,6 +6,8 @@ only put it into sentences, through the i18n layer.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..ai import SearchResult
 from ..engine import PATCHES, Advance, Buy, Move, PlaceSpecial, State, square_name
 from ..engine.data import BONUS_POINTS, EMPTY_PENALTY, FINAL_SPACE
@@ -140,8 +142,9 @@ def patch_numbers(patch_id: int) -> list[str]:
     ]
 
 
-def score_lines(state: State, seats: tuple[Seat, Seat]) -> list[str]:
-    """The score of each player broken down, then the winner and the tie-break when used."""
+def score_lines(state: State, names: Sequence[str]) -> list[str]:
+    """The score of each player (named by ``names``) broken down, then the winner and the
+    tie-break when used: what both terminal games show at the end."""
     scores = state.scores()
     lines = [
         fmt(
@@ -156,7 +159,7 @@ def score_lines(state: State, seats: tuple[Seat, Seat]) -> list[str]:
         lines.append(
             fmt(
                 _("{name}: {buttons} + {bonus} - {penalty} x {empty} = {score}"),
-                name=name(seats, p),
+                name=names[p],
                 buttons=buttons,
                 bonus=bonus,
                 penalty=EMPTY_PENALTY,
@@ -176,7 +179,7 @@ def score_lines(state: State, seats: tuple[Seat, Seat]) -> list[str]:
                     "having reached space {final} first."
                 ),
                 score=scores[0],
-                name=name(seats, winner),
+                name=names[winner],
                 final=FINAL_SPACE,
             )
         )
@@ -185,7 +188,7 @@ def score_lines(state: State, seats: tuple[Seat, Seat]) -> list[str]:
         lines.append(
             fmt(
                 ngettext("{name} wins by {n} point.", "{name} wins by {n} points.", margin),
-                name=name(seats, winner),
+                name=names[winner],
                 n=margin,
             )
         )

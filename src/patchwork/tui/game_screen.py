@@ -571,7 +571,7 @@ class GameScreen(Screen[None]):
             elif what == "quit":
                 self.patchwork_app.quit_game()
 
-        lines = describe.score_lines(s.state, s.seats)
+        lines = describe.score_lines(s.state, [describe.name(s.seats, p) for p in (0, 1)])
         self.app.push_screen(EndScreen(title, lines, s.can_undo()), chosen)
 
     def on_unmount(self) -> None:

@@ -29,9 +29,9 @@ from ..engine import (
     new_game,
     square_name,
 )
-from ..engine.data import EMPTY_PENALTY, FINAL_SPACE, INCOME_SPACES
+from ..engine.data import FINAL_SPACE, INCOME_SPACES
 from ..i18n import _, digits, error_text, fmt, ngettext
-from .describe import patch_numbers
+from .describe import patch_numbers, score_lines
 from .seats import HUMAN, Seat, add_game_options, make_seats
 
 InputFn = Callable[[str], str]
@@ -255,49 +255,7 @@ def moves_text(state: State, arg: str = "") -> str:
 
 def scores_text(state: State, seats: Sequence[Seat]) -> str:
     """The final (or current) scores broken down, and the winner with the tie-break if used."""
-    scores = state.scores()
-    lines = [
-        fmt(_("Scores: buttons + bonus tile - {penalty} x empty squares"), penalty=EMPTY_PENALTY)
-    ]
-    for p in (0, 1):
-        buttons, bonus, empty = state.score_parts(p)
-        lines.append(
-            "  "
-            + fmt(
-                _("{name}: {buttons} + {bonus} - {penalty} x {empty} = {score}"),
-                name=_who(seats, p),
-                buttons=buttons,
-                bonus=bonus,
-                penalty=EMPTY_PENALTY,
-                empty=empty,
-                score=scores[p],
-            )
-        )
-    winner = state.winner()
-    if winner is None:
-        return "\n".join(lines)
-    if scores[0] == scores[1]:
-        lines.append(
-            fmt(
-                _(
-                    "Tied on {score}: {name} wins the tie-break, "
-                    "having reached space {final} first."
-                ),
-                score=scores[0],
-                name=_who(seats, winner),
-                final=FINAL_SPACE,
-            )
-        )
-    else:
-        margin = abs(scores[0] - scores[1])
-        lines.append(
-            fmt(
-                ngettext("{name} wins by {n} point.", "{name} wins by {n} points.", margin),
-                name=_who(seats, winner),
-                n=margin,
-            )
-        )
-    return "\n".join(lines)
+    return "\n".join(score_lines(state, [_who(seats, p) for p in (0, 1)]))
 
 
 # -- playing --------------------------------------------------------------------------------
