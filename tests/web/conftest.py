@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -57,15 +58,21 @@ SERVER_ARGS = (
 )
 
 
-@pytest.fixture(scope="session")
-def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    tmp = tmp_path_factory.mktemp("web-server")
-    proc = ServerProcess(f"sqlite:///{tmp / 'games.db'}", tmp, *SERVER_ARGS)
+@contextmanager
+def running_server(folder: Path) -> Iterator[ServerProcess]:
+    """A server process with its SQLite database in ``folder``, stopped afterwards."""
+    proc = ServerProcess(f"sqlite:///{folder / 'games.db'}", folder, *SERVER_ARGS)
     try:
         proc.start()
         yield proc
     finally:
         proc.stop()
+
+
+@pytest.fixture(scope="session")
+def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    with running_server(tmp_path_factory.mktemp("web-server")) as proc:
+        yield proc
 
 
 @pytest.fixture(scope="session")
@@ -195,10 +202,14 @@ def pointer_cell(squares: list[str]) -> tuple[int, int]:
 
 
 def drag_move(
-    page: Page, move: str, squares: list[str], board: str = ".board-focus.active"
+    page: Page,
+    move: str,
+    squares: list[str],
+    board: str = ".board-focus.active",
+    before_drop: Callable[[Page], None] | None = None,
 ) -> None:
     """Drag the patch of ``move`` from the offer onto the quilt, turning (R) and flipping
-    (F) it on the way, and drop it."""
+    (F) it on the way, and drop it (``before_drop`` sees the page while it is held there)."""
     patch = move.split("r")[0].split("f")[0]
     card = page.locator(f'.offer-card[data-patch="{patch}"]')
     box = card.bounding_box()
@@ -216,6 +227,8 @@ def drag_move(
     x, y = cell_point(page, board, row, col)
     page.mouse.move(x, y, steps=8)
     page.wait_for_selector('#place-status[data-kind="fits"]')
+    if before_drop is not None:
+        before_drop(page)
     page.mouse.up()
 
 

@@ -114,25 +114,12 @@ def test_a_whole_game_against_the_ai(page: Page, web_server: ServerProcess) -> N
 
 def drag_hold_and_shoot(page: Page, move: str, squares: list[str]) -> None:
     """drag_move, with a screenshot of the highlighted placement before the drop."""
-    from conftest import pointer_cell, turns_for
 
-    patch = move.split("r")[0].split("f")[0]
-    box = page.locator(f'.offer-card[data-patch="{patch}"]').bounding_box()
-    assert box is not None
-    x0, y0 = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    page.mouse.move(x0, y0)
-    page.mouse.down()
-    page.mouse.move(x0 + 20, y0 + 20, steps=3)
-    turns, flip = turns_for(move)
-    assert not flip
-    for _ in range(turns):
-        page.keyboard.press("R")
-    x, y = cell_point(page, ".board-focus.active", *pointer_cell(squares))
-    page.mouse.move(x, y, steps=8)
-    expect(page.locator("#place-status")).to_have_attribute("data-kind", "fits")
-    expect(page.locator("#place-status")).to_contain_text(move)
-    shot(page, "placement", full_page=False)
-    page.mouse.up()
+    def hold(page: Page) -> None:
+        expect(page.locator("#place-status")).to_contain_text(move)
+        shot(page, "placement", full_page=False)
+
+    drag_move(page, move, squares, before_drop=hold)
 
 
 def test_a_drop_where_it_does_not_fit_is_refused(page: Page, web_server: ServerProcess) -> None:

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import SERVER_ARGS, advance, start_game, view, wait_version_above, watch_errors
+from conftest import advance, running_server, start_game, view, wait_version_above, watch_errors
 from playwright.sync_api import Browser, expect
 
 from server_fixtures import ServerProcess
@@ -17,12 +17,8 @@ from server_fixtures import ServerProcess
 
 @pytest.fixture
 def own_server(tmp_path: Path) -> Iterator[ServerProcess]:
-    proc = ServerProcess(f"sqlite:///{tmp_path / 'games.db'}", tmp_path, *SERVER_ARGS)
-    try:
-        proc.start()
+    with running_server(tmp_path) as proc:
         yield proc
-    finally:
-        proc.stop()
 
 
 def test_the_page_reconnects_and_catches_up(browser: Browser, own_server: ServerProcess) -> None:
