@@ -81,6 +81,17 @@ def test_persian_page_is_right_to_left_with_an_unmirrored_board(
 
 def test_the_persian_how_to_play_page(persian: Page, web_server: ServerProcess) -> None:
     page = persian
+    page.goto(f"{web_server.url}/")
+    page.wait_for_function("document.documentElement.lang === 'fa'")
+    # The header links to the rules in the page's language, in a new tab.
+    link = page.locator("a.howto-link")
+    assert link.inner_text() == "آموزش بازی"
+    with page.context.expect_page() as opened:
+        link.click()
+    rules = opened.value
+    rules.wait_for_load_state()
+    assert rules.url == f"{web_server.url}/howto/fa"
+    rules.close()
     page.goto(f"{web_server.url}/howto/fa")
     assert page.evaluate("document.documentElement.dir") == "rtl"
     assert page.evaluate("document.documentElement.lang") == "fa"

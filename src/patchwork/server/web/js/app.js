@@ -31,7 +31,12 @@ function header() {
       h("span", { class: "brand-mark", "aria-hidden": "true" }),
       h("span", { text: _("Patchwork") }),
     ]),
-    h("label", { class: "lang" }, [h("span", { class: "visually-hidden", text: _("Language") }), select]),
+    h("nav", { class: "head-links" }, [
+      // The rules in the page's language, in a new tab so a game in progress stays open.
+      h("a", { class: "howto-link", href: `/howto/${document.documentElement.lang || "en"}`,
+        target: "_blank", rel: "noopener", text: _("How to play") }),
+      h("label", { class: "lang" }, [h("span", { class: "visually-hidden", text: _("Language") }), select]),
+    ]),
   ]);
 }
 
