@@ -12,18 +12,20 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine.errors import PatchworkError
+from ..i18n import N_
 from .agents import Agent, GreedyAgent
 from .limit import Limit
 from .policy_agent import PolicyAgent
 from .search import MCTSAgent
 
 LEVELS = (1, 2, 3, 4, 5)
+# English, marked for the catalogs: each interface shows them in its reader's language.
 DESCRIPTIONS = {
-    1: "beginner: buys what looks good right now, often at the wrong moment",
-    2: "casual: weighs every move one step ahead",
-    3: "club: searches 300 lines a move, and plays the last moves by feel",
-    4: "expert: searches 10,000 lines a move, and the last moves exactly",
-    5: "master: searches 5 s a move on two cores",
+    1: N_("beginner: buys what looks good right now, often at the wrong moment"),
+    2: N_("casual: weighs every move one step ahead"),
+    3: N_("club: searches 100 lines a move, and plays the last moves by feel"),
+    4: N_("expert: searches 10,000 lines a move, and the last moves exactly"),
+    5: N_("master: searches 5 s a move on two cores"),
 }
 
 
@@ -36,8 +38,8 @@ def level(n: int, seed: int | None = None, **options: Any) -> Agent:
         return PolicyAgent(noise=options.pop("noise", 2.0), seed=seed, name=name, **options)
     if n == 2:
         return GreedyAgent(seed=seed, **options)
-    # Each step is about 30 times the search of the one below: what it takes to win 70%.
-    default = {3: Limit(iterations=300), 4: Limit(iterations=10_000), 5: Limit(time=5.0)}[n]
+    # Each step is 30-100 times the search of the one below: what it takes to win 70%.
+    default = {3: Limit(iterations=100), 4: Limit(iterations=10_000), 5: Limit(time=5.0)}[n]
     options.setdefault("workers", 2 if n == 5 else 1)
     # Level 3 leaves the exact endgame search to the stronger levels.
     options.setdefault("exact_endgame", n > 3)

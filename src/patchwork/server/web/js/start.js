@@ -30,7 +30,8 @@ export function renderStart(root, { meta, navigate }) {
   const levels = [1, 2, 3, 4, 5].map((n) => ({
     value: String(n),
     title: fmt(_("Level {n}"), { n }),
-    detail: meta.levels[String(n)] || "",
+    // The server sends the English text; its translation is in the same catalog.
+    detail: meta.levels[String(n)] ? _(meta.levels[String(n)]) : "",
   }));
   const form = h("form", { class: "card start-form", id: "start-form", novalidate: true });
   const mode = radioGroup("mode", _("Play"), [
