@@ -306,7 +306,7 @@ def test_undo_hint_analysis_resign_and_rematch_against_the_ai(server: ServerProc
 
 
 def test_a_thinking_ai_blocks_no_other_game(server: ServerProcess) -> None:
-    ai = server.create(mode="ai", level=4)  # thinks a whole second a move
+    ai = server.create(mode="ai", level=5)  # thinks five seconds a move
     other = server.create(mode="local")
     with (
         server.client(ai["game_id"], ai["token"]) as thinking,
