@@ -518,8 +518,8 @@ def test_sigkill_mid_game_loses_nothing(server: ServerProcess) -> None:
     a, b = server.client(gid, t0), server.client(gid, t1)
     game = play_between({0: a, 1: b}, random.Random(6), 6)
     acked = [h["move"] for h in game["history"]]
-    # Level 4 thinks for a whole second: the server dies while the AI is thinking.
-    ai = server.create(mode="ai", level=4)
+    # Level 5 thinks for five seconds: the server dies while the AI is thinking.
+    ai = server.create(mode="ai", level=5)
     with server.client(ai["game_id"], ai["token"]) as c:
         assert c.move(ai["game"]["legal_moves"][0])["type"] == "ack"
         server.kill()
