@@ -185,6 +185,16 @@ def test_the_command_line_speaks_the_language() -> None:
     assert "زبان متن‌ها" in text.build_parser().format_help()
 
 
+def test_a_language_before_a_command_without_lang_option(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``patchwork --lang fi tournament ...``: the language is the program's; the tournament,
+    whose own options have no --lang, is not handed it (it would refuse it)."""
+    assert cli.main(["--lang", "fi", "tournament", "random", "random", "--games", "2"]) == 0
+    assert "unrecognized arguments" not in capsys.readouterr().err
+    assert i18n.language() == "fi"
+
+
 def test_the_app_gives_the_engine_s_reason_in_the_language() -> None:
     # Player 0 holds a special patch; a1 is already sewn over.
     covered = "/".join(["x8", *["9"] * 8])

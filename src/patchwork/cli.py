@@ -30,6 +30,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "cg-bot": ("patchwork.protocol.cg_bot", N_("play as a CodinGame Patchwork bot")),
     "bench": ("patchwork.bench", N_("measure the speed of the compiled engine and the searcher")),
 }
+# The commands whose own options include --lang (the others speak English options only).
+TAKES_LANG = frozenset({"play", "serve"})
 INDENT = " " * 15
 
 
@@ -54,11 +56,15 @@ USAGE = usage()
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     i18n.set_language(i18n.lang_option(args))
+    # ``patchwork --lang fa COMMAND``: the language is set above; a command that takes --lang
+    # is handed it too (it sets the language again from its own options).
+    given: list[str] = []
     if args and args[0] == "--lang" and len(args) >= 2:
-        # ``patchwork --lang fa play``: the language is for the command (which takes --lang).
-        args = [*args[2:3], *args[:2], *args[3:]] if len(args) > 2 else []
+        given, args = args[:2], args[2:]
     elif args and args[0].startswith("--lang="):
-        args = [*args[1:2], args[0], *args[2:]]
+        given, args = args[:1], args[1:]
+    if args and args[0] in TAKES_LANG:
+        args = [args[0], *given, *args[1:]]
     if not args or args[0] in ("-h", "--help", "help"):
         print(usage(), end="")
         return 0
