@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 import patchwork as pw
 from patchwork import bench
 from patchwork.engine import kernels as K
+from patchwork.engine import layout as L
 from patchwork.engine import playout as P
 from patchwork.engine.state import make_state
 from patchwork.engine.tables import FULL_HI, FULL_LO, PL_PATCH, bits_of
@@ -55,8 +56,8 @@ def test_playouts_end_in_terminal_states_and_leave_the_input_alone(seed: int, se
         end = playout(start.vector, seed)
         assert K.is_terminal(end)
         assert K.current_player(end) == -1
-        assert end[K.POSITION] == end[K.POSITION + 1] == K.FINAL
-        assert end[K.BUTTONS] >= 0 and end[K.BUTTONS + 1] >= 0
+        assert end[L.POSITION] == end[L.POSITION + 1] == K.FINAL
+        assert end[L.BUTTONS] >= 0 and end[L.BUTTONS + 1] >= 0
         assert K.winner(end) in (0, 1)
         assert 20 <= plies(start.vector, seed) <= 120
         np.testing.assert_array_equal(start.vector, before)

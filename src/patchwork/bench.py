@@ -25,6 +25,7 @@ import numpy.typing as npt
 from numba import njit
 
 from .engine import kernels as K
+from .engine import layout as L
 from .engine import playout
 from .engine.state import State, new_game
 
@@ -86,7 +87,7 @@ def _apply_loop(s: I64, codes: I64, reps: int, apply: bool) -> int:
             v[:] = s
             if apply:
                 K.apply_move(v, code)
-            total += v[K.POSITION] + v[K.BUTTONS]
+            total += v[L.POSITION] + v[L.BUTTONS]
     return total
 
 

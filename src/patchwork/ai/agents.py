@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
 from ..engine import Move, PatchworkError, State
-from ..engine.data import BOARD_SIZE, BONUS_POINTS, EMPTY_PENALTY, FINAL_SPACE
+from ..engine.data import BOARD_SIZE, FINAL_SPACE
 from ..engine.kernels import BUY_BASE
 from ..engine.moves import move_from_code
 from ..engine.tables import PAYDAYS_AHEAD
@@ -56,9 +56,7 @@ class RandomAgent:
 
 _SQUARES = BOARD_SIZE * BOARD_SIZE
 _FULL = (1 << _SQUARES) - 1
-# Word 0 holds rows 0-4 at bit 9*row + col, word 1 the rest: joined, every square sits at
-# bit 9*row + col of one integer, so neighbours are plain shifts.
-_SPLIT_BITS = 45
+# Quilt.bits puts square (row, col) at bit 9*row + col of one integer: neighbours are shifts.
 
 
 def _mask(keep: Callable[[int, int], bool]) -> int:
@@ -87,8 +85,8 @@ def board_quality(covered: int) -> float:
     # Each mask: squares whose neighbour on that side is covered; walls are added below.
     left = (covered << 1) & ~_COL_FIRST & _FULL
     right = (covered >> 1) & ~_COL_LAST
-    up = (covered << 9) & _FULL
-    down = covered >> 9
+    up = (covered << BOARD_SIZE) & _FULL
+    down = covered >> BOARD_SIZE
     ragged = sum((empty & side).bit_count() for side in (left, right, up, down))
     left |= _COL_FIRST
     right |= _COL_LAST
@@ -103,21 +101,17 @@ def board_quality(covered: int) -> float:
 def evaluate(state: State, player: int) -> float:
     """A static guess at ``player``'s final score from ``state`` (higher is better).
 
-    Buttons, plus income for each income mark still ahead, plus one button per time-board
-    space still to travel (what advancing would pay), the bonus tile, the empty-square
-    penalty and the board-quality term.
+    The engine's score now (buttons, bonus tile, empty-square penalty), plus income for each
+    income mark still ahead, plus one button per time-board space still to travel (what
+    advancing would pay), plus the board-quality term.
     """
     me = state.players[player]
-    quilt = me.quilt
     value = float(
-        me.buttons
+        state.scores()[player]
         + me.income * int(PAYDAYS_AHEAD[me.position])
         + (FINAL_SPACE - me.position)
-        - EMPTY_PENALTY * quilt.empty_squares
     )
-    if state.bonus_owner == player:
-        value += BONUS_POINTS
-    return value + board_quality(quilt.lo | quilt.hi << _SPLIT_BITS)
+    return value + board_quality(me.quilt.bits)
 
 
 class GreedyAgent:

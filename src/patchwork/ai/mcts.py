@@ -22,6 +22,7 @@ import numpy as np
 from numba import njit
 
 from ..engine import kernels as K
+from ..engine import layout as L
 from ..engine.tables import MODE_COUNT, MODE_INDEX
 from . import policy
 
@@ -140,9 +141,9 @@ def _candidates(s: np.ndarray, node_code: int, out: np.ndarray, scores: np.ndarr
     """The children a node may have, best first; returns how many."""
     p = K.current_player(s)
     n = 0
-    if s[K.PENDING] > 0:
-        lo = s[2 * p]
-        hi = s[2 * p + 1]
+    if s[L.PENDING] > 0:
+        lo = s[L.QUILT_LO + p]
+        hi = s[L.QUILT_HI + p]
         for sq in range(K.NUM_SQUARES):
             if K.square_is_empty(s, p, sq):
                 out[n] = K.SPECIAL_BASE + sq
@@ -150,10 +151,10 @@ def _candidates(s: np.ndarray, node_code: int, out: np.ndarray, scores: np.ndarr
                 n += 1
     elif node_code < 0:
         patch = -node_code - 1
-        mode = s[K.MODE]
-        lo = s[2 * p]
-        hi = s[2 * p + 1]
-        bonus_open = s[K.BONUS] < 0
+        mode = s[L.MODE]
+        lo = s[L.QUILT_LO + p]
+        hi = s[L.QUILT_HI + p]
+        bonus_open = s[L.BONUS] < 0
         for i in range(MODE_COUNT[mode, patch]):
             if K.footprint_free(mode, patch, i, lo, hi):
                 k = MODE_INDEX[mode, patch, i]
@@ -164,8 +165,8 @@ def _candidates(s: np.ndarray, node_code: int, out: np.ndarray, scores: np.ndarr
         out[0] = K.ADVANCE
         scores[0] = 0.0
         n = 1
-        for j in range(min(K.OFFERED, s[K.CIRCLE_LEN])):
-            patch = s[K.CIRCLE + j]
+        for j in range(min(K.OFFERED, s[L.CIRCLE_LEN])):
+            patch = s[L.CIRCLE + j]
             if K.affordable(s, p, patch) and K.fits_somewhere(s, p, patch):
                 out[n] = -(1 + patch)
                 scores[n] = -float(n)  # keep the offer's order
@@ -235,7 +236,7 @@ def iterate(root_state: np.ndarray, iterations: int, params: np.ndarray, t: Tree
         path[0] = node
         while not K.is_terminal(s) and depth < MAX_DEPTH - 3:
             c = code[node]
-            widening = c < 0 or s[K.PENDING] > 0
+            widening = c < 0 or s[L.PENDING] > 0
             limit = _widened(visits[node], widen_c, widen_alpha) if widening else 1 << 30
             grow = n_children[node] < limit and total[node] != n_children[node]
             if grow and meta[0] + 2 <= capacity:

@@ -4,11 +4,12 @@ None of this is a rule: legality always comes from the engine kernels. These fun
 rank what the engine allows.
 
 - Placement policy: a placement scores for the sides it lays against sewn-on patches or the
-  quilt's edge (tight packing), loses for empty squares it walls in (holes cost 2 points each
-  at the end) and gains a little for staying inside the 7x7 bonus area while that is open.
-- Purchase policy: a patch is worth its squares (each saves 2 points), its income over the
-  paydays still ahead and minus its price, per space of time it costs; advancing earns about
-  one button per space.
+  quilt's edge (tight packing), loses for empty squares it walls in (each empty square costs
+  points at the end) and gains a little for staying inside the central square the size of
+  the bonus tile (7x7) while the tile is unclaimed.
+- Purchase policy: a patch is worth its squares (each saves the empty-square penalty), its
+  income over the paydays still ahead and minus its price, per space of time it costs;
+  advancing earns about one button per space.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from numba import njit
 
 from ..engine import data
 from ..engine import kernels as K
+from ..engine import layout as L
 from ..engine.tables import (
     MODE_COUNT,
     MODE_INDEX,
@@ -27,14 +29,14 @@ from ..engine.tables import (
     PAYDAYS_AHEAD,
     PL_HI,
     PL_LO,
-    SPLIT_ROW,
     bits_of,
+    bonus_area,
 )
 
 SIZE = data.BOARD_SIZE
-SPLIT = 9 * SPLIT_ROW
 PATCH_CELLS = np.array([len(p.cells) for p in data.PATCHES], dtype=np.int64)
 
+EMPTY_PENALTY = float(data.EMPTY_PENALTY)
 HOLE_PENALTY = 4.0
 BONUS_AREA_WEIGHT = 0.25
 
@@ -59,7 +61,7 @@ def _neighbour_tables() -> tuple[np.ndarray, ...]:
         lo, hi = int(PL_LO[k]), int(PL_HI[k])
         nlo = nhi = edge = 0
         for sq in range(SIZE * SIZE):
-            word, bit = (lo, sq) if sq < SPLIT else (hi, sq - SPLIT)
+            word, bit = (lo, sq) if sq < L.SPLIT else (hi, sq - L.SPLIT)
             if word >> bit & 1:
                 nlo |= int(sq_lo[sq])
                 nhi |= int(sq_hi[sq])
@@ -71,8 +73,9 @@ def _neighbour_tables() -> tuple[np.ndarray, ...]:
 
 
 SQ_NLO, SQ_NHI, SQ_EDGE, PL_NLO, PL_NHI, PL_EDGE = _neighbour_tables()
-_BONUS_AREA = bits_of((r, c) for r in range(1, SIZE - 1) for c in range(1, SIZE - 1))
-BONUS_AREA_LO, BONUS_AREA_HI = _BONUS_AREA
+# The central square the size of the bonus tile: a quilt that fills it claims the tile.
+_MARGIN = (SIZE - data.BONUS_SIZE) // 2
+BONUS_AREA_LO, BONUS_AREA_HI = bonus_area(_MARGIN, _MARGIN)
 
 
 @njit(cache=True)
@@ -89,7 +92,7 @@ def _enclosed(new_lo: int, new_hi: int, cand_lo: int, cand_hi: int) -> int:
             holes += 1
     x = cand_hi
     while x:
-        sq = SPLIT + K.popcount((x & -x) - 1)
+        sq = L.SPLIT + K.popcount((x & -x) - 1)
         x &= x - 1
         if (SQ_NLO[sq] & free_lo) == 0 and (SQ_NHI[sq] & free_hi) == 0:
             holes += 1
@@ -128,7 +131,7 @@ def special_score(lo: int, hi: int, sq: int) -> float:
 def patch_rate(patch: int, position: int) -> float:
     """Points a patch is worth per space of time it costs (advancing earns about 1)."""
     value = (
-        2.0 * PATCH_CELLS[patch]
+        EMPTY_PENALTY * PATCH_CELLS[patch]
         + PATCH_INCOME[patch] * PAYDAYS_AHEAD[position]
         - PATCH_BUTTONS[patch]
     )
@@ -142,11 +145,11 @@ def sample_placement(s: np.ndarray, p: int, patch: int, tries: int) -> int:
     Scores ``tries`` random placements and keeps the best that fits; when none of them fits,
     scans the whole list so that "fits nowhere" is exact.
     """
-    mode = s[K.MODE]
-    lo = s[2 * p]
-    hi = s[2 * p + 1]
+    mode = s[L.MODE]
+    lo = s[L.QUILT_LO + p]
+    hi = s[L.QUILT_HI + p]
     count = MODE_COUNT[mode, patch]
-    bonus_open = s[K.BONUS] < 0
+    bonus_open = s[L.BONUS] < 0
     best = -1
     best_score = -1e9
     for _ in range(tries):
@@ -169,8 +172,8 @@ def sample_placement(s: np.ndarray, p: int, patch: int, tries: int) -> int:
 
 @njit(cache=True)
 def best_special_square(s: np.ndarray, p: int) -> int:
-    lo = s[2 * p]
-    hi = s[2 * p + 1]
+    lo = s[L.QUILT_LO + p]
+    hi = s[L.QUILT_HI + p]
     best = -1
     best_score = -1e9
     for sq in range(SIZE * SIZE):
@@ -192,13 +195,13 @@ def _jitter(noise: float) -> float:
 def policy_move(s: np.ndarray, noise: float, tries: int) -> int:
     """One move of the playout policy (a legal move code); the state must not be final."""
     p = K.current_player(s)
-    if s[K.PENDING] > 0:
+    if s[L.PENDING] > 0:
         return K.SPECIAL_BASE + best_special_square(s, p)
-    position = s[K.POSITION + p]
+    position = s[L.POSITION + p]
     best_code = K.ADVANCE
     best_value = 1.0 + _jitter(noise)
-    for j in range(min(K.OFFERED, s[K.CIRCLE_LEN])):
-        patch = s[K.CIRCLE + j]
+    for j in range(min(K.OFFERED, s[L.CIRCLE_LEN])):
+        patch = s[L.CIRCLE + j]
         if not K.affordable(s, p, patch):
             continue
         value = patch_rate(patch, position) + _jitter(noise)

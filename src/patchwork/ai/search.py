@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ..engine import kernels as K
+from ..engine import layout as L
 from ..engine.errors import PatchworkError
 from ..engine.moves import Buy, Move, move_from_code
 from ..engine.state import State, new_game
@@ -401,11 +402,12 @@ def _principal_line(tree: mcts.Tree, first: Move, state: State) -> list[Move]:
 def _consistent(before: np.ndarray, after: np.ndarray) -> bool:
     """Could ``after`` follow from ``before``? (Quilts only gain squares, tokens only move on.)"""
     for p in (0, 1):
-        if before[2 * p] & ~after[2 * p] or before[2 * p + 1] & ~after[2 * p + 1]:
+        for word in (L.QUILT_LO + p, L.QUILT_HI + p):
+            if before[word] & ~after[word]:
+                return False
+        if before[L.POSITION + p] > after[L.POSITION + p]:
             return False
-        if before[K.POSITION + p] > after[K.POSITION + p]:
-            return False
-    return bool(before[K.CIRCLE_LEN] >= after[K.CIRCLE_LEN])
+    return bool(before[L.CIRCLE_LEN] >= after[L.CIRCLE_LEN])
 
 
 def _find_descendant(tree: mcts.Tree, root_state: State, target: State) -> int:

@@ -4,17 +4,7 @@ Everything else in the package (the Python objects, the AI, the user interfaces)
 functions; no rule is written anywhere else. With ``NUMBA_DISABLE_JIT=1`` they run as plain
 Python, which is how coverage and debugging see them.
 
-State vector layout (int64):
-    [2p], [2p+1]   quilt board of player p (word 0: rows 0-4, word 1: rows 5-8)
-    BUTTONS+p, POSITION+p, INCOME+p
-    TOP            player whose time token is on top when both share a space
-    BONUS          owner of the 7x7 bonus tile, -1 while unclaimed
-    FIRST          first player to reach the final space, -1 before
-    PENDING        special patches the PENDING_PLAYER must place before anything else
-    EDITION, MODE  rules: special-patch spaces in use, allowed orientations
-    SPECIALS       bit i set while the special patch on the edition's i-th space lies there
-    CIRCLE_LEN     patches left in the circle, listed from CIRCLE clockwise from the first
-                   one offered (so the neutral token always stands just before CIRCLE)
+The state vector's layout is written once, in ``layout``.
 
 Move codes: ADVANCE (0); 1 + square for placing a special patch (square = 9*row + col);
 BUY_BASE + the global placement index of ``tables`` for buying and placing a patch.
@@ -26,6 +16,24 @@ import numpy as np
 from numba import njit
 
 from . import data
+from .layout import (
+    BONUS,
+    BUTTONS,
+    CIRCLE,
+    CIRCLE_LEN,
+    EDITION,
+    FIRST,
+    INCOME,
+    MODE,
+    PENDING,
+    PENDING_PLAYER,
+    POSITION,
+    QUILT_HI,
+    QUILT_LO,
+    SPECIALS,
+    SPLIT,
+    TOP,
+)
 from .tables import (
     BONUS_HI,
     BONUS_LO,
@@ -42,23 +50,7 @@ from .tables import (
     PL_LO,
     PL_PATCH,
     SPECIAL_SPACES,
-    SPLIT_ROW,
 )
-
-BUTTONS = 4
-POSITION = 6
-INCOME = 8
-TOP = 10
-BONUS = 11
-FIRST = 12
-PENDING = 13
-PENDING_PLAYER = 14
-EDITION = 15
-MODE = 16
-SPECIALS = 17
-CIRCLE_LEN = 18
-CIRCLE = 19
-STATE_SIZE = CIRCLE + data.NUM_PATCHES
 
 ADVANCE = 0
 SPECIAL_BASE = 1
@@ -70,7 +62,6 @@ MAX_MOVES = 2 + data.OFFERED_PATCHES * MODE_INDEX.shape[2]
 
 FINAL = data.FINAL_SPACE
 OFFERED = data.OFFERED_PATCHES
-SPLIT = 9 * SPLIT_ROW
 BONUS_POINTS = data.BONUS_POINTS
 EMPTY_PENALTY = data.EMPTY_PENALTY
 
@@ -87,14 +78,14 @@ def popcount(x: int) -> int:
 
 @njit(cache=True)
 def empty_squares(s: np.ndarray, p: int) -> int:
-    return NUM_SQUARES - popcount(s[2 * p]) - popcount(s[2 * p + 1])
+    return NUM_SQUARES - popcount(s[QUILT_LO + p]) - popcount(s[QUILT_HI + p])
 
 
 @njit(cache=True)
 def square_is_empty(s: np.ndarray, p: int, sq: int) -> bool:
     if sq < SPLIT:
-        return (s[2 * p] >> sq) & 1 == 0
-    return (s[2 * p + 1] >> (sq - SPLIT)) & 1 == 0
+        return (s[QUILT_LO + p] >> sq) & 1 == 0
+    return (s[QUILT_HI + p] >> (sq - SPLIT)) & 1 == 0
 
 
 @njit(cache=True)
@@ -112,8 +103,8 @@ def affordable(s: np.ndarray, p: int, patch: int) -> bool:
 @njit(cache=True)
 def fits_somewhere(s: np.ndarray, p: int, patch: int) -> bool:
     mode = s[MODE]
-    lo = s[2 * p]
-    hi = s[2 * p + 1]
+    lo = s[QUILT_LO + p]
+    hi = s[QUILT_HI + p]
     for i in range(MODE_COUNT[mode, patch]):  # noqa: SIM110 (a plain loop compiles best)
         if footprint_free(mode, patch, i, lo, hi):
             return True
@@ -147,8 +138,8 @@ def legal_moves(s: np.ndarray, out: np.ndarray) -> int:
     p = current_player(s)
     if p < 0:
         return 0
-    lo = s[2 * p]
-    hi = s[2 * p + 1]
+    lo = s[QUILT_LO + p]
+    hi = s[QUILT_HI + p]
     n = 0
     if s[PENDING] > 0:
         for sq in range(NUM_SQUARES):
@@ -181,7 +172,7 @@ def offered_slot(s: np.ndarray, patch: int) -> int:
 
 @njit(cache=True)
 def fits(s: np.ndarray, p: int, k: int) -> bool:
-    return (PL_LO[k] & s[2 * p]) == 0 and (PL_HI[k] & s[2 * p + 1]) == 0
+    return (PL_LO[k] & s[QUILT_LO + p]) == 0 and (PL_HI[k] & s[QUILT_HI + p]) == 0
 
 
 @njit(cache=True)
@@ -228,8 +219,8 @@ def _take_from_circle(s: np.ndarray, slot: int) -> None:
 @njit(cache=True)
 def covers_bonus_square(s: np.ndarray, p: int) -> bool:
     """Whether p's quilt board has some aligned 7x7 square completely covered."""
-    lo = s[2 * p]
-    hi = s[2 * p + 1]
+    lo = s[QUILT_LO + p]
+    hi = s[QUILT_HI + p]
     for i in range(len(BONUS_LO)):
         if (lo & BONUS_LO[i]) == BONUS_LO[i] and (hi & BONUS_HI[i]) == BONUS_HI[i]:
             return True
@@ -270,9 +261,9 @@ def apply_move(s: np.ndarray, code: int) -> None:
     if s[PENDING] > 0:
         sq = code - SPECIAL_BASE
         if sq < SPLIT:
-            s[2 * p] |= 1 << sq
+            s[QUILT_LO + p] |= 1 << sq
         else:
-            s[2 * p + 1] |= 1 << (sq - SPLIT)
+            s[QUILT_HI + p] |= 1 << (sq - SPLIT)
         s[PENDING] -= 1
         _check_bonus(s, p)
     elif code == ADVANCE:
@@ -284,8 +275,8 @@ def apply_move(s: np.ndarray, code: int) -> None:
         patch = PL_PATCH[k]
         _take_from_circle(s, offered_slot(s, patch))
         s[BUTTONS + p] -= PATCH_BUTTONS[patch]
-        s[2 * p] |= PL_LO[k]
-        s[2 * p + 1] |= PL_HI[k]
+        s[QUILT_LO + p] |= PL_LO[k]
+        s[QUILT_HI + p] |= PL_HI[k]
         s[INCOME + p] += PATCH_INCOME[patch]
         _check_bonus(s, p)
         _move_token(s, p, min(s[POSITION + p] + PATCH_TIME[patch], FINAL))

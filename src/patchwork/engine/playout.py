@@ -32,13 +32,9 @@ from numba import njit
 from .kernels import (
     ADVANCE,
     BUY_BASE,
-    CIRCLE,
-    CIRCLE_LEN,
     MAX_MOVES,
-    MODE,
     NUM_SQUARES,
     OFFERED,
-    PENDING,
     SPECIAL_BASE,
     affordable,
     apply_move,
@@ -49,6 +45,7 @@ from .kernels import (
     popcount,
     square_is_empty,
 )
+from .layout import CIRCLE, CIRCLE_LEN, MODE, PENDING, QUILT_HI, QUILT_LO
 from .tables import MODE_COUNT, MODE_INDEX
 
 I64 = npt.NDArray[np.int64]
@@ -102,8 +99,8 @@ def _random_empty_square(s: I64, p: int) -> int:
 def _random_placement(s: I64, p: int, mode: int, patch: int) -> int:
     """The global index of a uniformly chosen placement of ``patch`` that fits p's quilt
     board (the same footprint list and overlap test as ``legal_moves``), or -1 if none fits."""
-    lo = s[2 * p]
-    hi = s[2 * p + 1]
+    lo = s[QUILT_LO + p]
+    hi = s[QUILT_HI + p]
     count = MODE_COUNT[mode, patch]
     # Rejection sampling: uniform over the fitting placements whenever it succeeds.
     for _ in range(PLACEMENT_TRIES):

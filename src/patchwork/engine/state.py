@@ -11,6 +11,7 @@ import numpy as np
 
 from . import data
 from . import kernels as K
+from . import layout as L
 from .errors import N_, IllegalMoveError, InvalidSetupError
 from .moves import Buy, Move, PlaceSpecial, Square, move_from_code, square_name
 from .rules import Rules
@@ -32,6 +33,11 @@ class Quilt:
     @property
     def empty_squares(self) -> int:
         return data.BOARD_SIZE**2 - self.lo.bit_count() - self.hi.bit_count()
+
+    @property
+    def bits(self) -> int:
+        """The covered squares as one integer, square (row, col) at bit ``9*row + col``."""
+        return L.quilt_bits(self.lo, self.hi)
 
     def __contains__(self, square: object) -> bool:
         return square in self.squares
@@ -85,10 +91,10 @@ class State:
         v = self._v
         a, b = (
             Player(
-                buttons=int(v[K.BUTTONS + p]),
-                position=int(v[K.POSITION + p]),
-                income=int(v[K.INCOME + p]),
-                quilt=Quilt(int(v[2 * p]), int(v[2 * p + 1])),
+                buttons=int(v[L.BUTTONS + p]),
+                position=int(v[L.POSITION + p]),
+                income=int(v[L.INCOME + p]),
+                quilt=Quilt(int(v[L.QUILT_LO + p]), int(v[L.QUILT_HI + p])),
             )
             for p in (0, 1)
         )
@@ -97,8 +103,8 @@ class State:
     @property
     def circle(self) -> tuple[int, ...]:
         """The patches left, clockwise from the first one offered."""
-        n = int(self._v[K.CIRCLE_LEN])
-        return tuple(int(x) for x in self._v[K.CIRCLE : K.CIRCLE + n])
+        n = int(self._v[L.CIRCLE_LEN])
+        return tuple(int(x) for x in self._v[L.CIRCLE : L.CIRCLE + n])
 
     @property
     def offered(self) -> tuple[int, ...]:
@@ -107,29 +113,29 @@ class State:
 
     @property
     def bonus_owner(self) -> int | None:
-        owner = int(self._v[K.BONUS])
+        owner = int(self._v[L.BONUS])
         return None if owner < 0 else owner
 
     @property
     def first_to_finish(self) -> int | None:
         """Who reached the final space first (the tie-break), if anyone has."""
-        first = int(self._v[K.FIRST])
+        first = int(self._v[L.FIRST])
         return None if first < 0 else first
 
     @property
     def on_top(self) -> int:
         """Whose time token is on top when both share a space."""
-        return int(self._v[K.TOP])
+        return int(self._v[L.TOP])
 
     @property
     def pending_specials(self) -> int:
         """Special patches the player to move must place before anything else."""
-        return int(self._v[K.PENDING])
+        return int(self._v[L.PENDING])
 
     @property
     def special_spaces_left(self) -> tuple[int, ...]:
         """Spaces whose special patch still lies on the time board."""
-        mask = int(self._v[K.SPECIALS])
+        mask = int(self._v[L.SPECIALS])
         return tuple(s for i, s in enumerate(self.rules.special_spaces) if mask >> i & 1)
 
     def is_terminal(self) -> bool:
@@ -289,24 +295,24 @@ def make_state(
     specials_left: Sequence[int] | None = None,
 ) -> State:
     """Assemble a state vector from its parts (no validation: callers check their input)."""
-    v = np.full(K.STATE_SIZE, -1, dtype=np.int64)
+    v = np.full(L.STATE_SIZE, -1, dtype=np.int64)
     for p in (0, 1):
-        v[2 * p], v[2 * p + 1] = boards[p]
-        v[K.BUTTONS + p] = buttons[p]
-        v[K.POSITION + p] = positions[p]
-        v[K.INCOME + p] = incomes[p]
-    v[K.TOP] = on_top
-    v[K.BONUS] = bonus_owner
-    v[K.FIRST] = first_to_finish
-    v[K.PENDING] = pending
-    v[K.PENDING_PLAYER] = pending_player
-    v[K.EDITION] = EDITION_INDEX[rules.edition]
-    v[K.MODE] = rules.mode
+        v[L.QUILT_LO + p], v[L.QUILT_HI + p] = boards[p]
+        v[L.BUTTONS + p] = buttons[p]
+        v[L.POSITION + p] = positions[p]
+        v[L.INCOME + p] = incomes[p]
+    v[L.TOP] = on_top
+    v[L.BONUS] = bonus_owner
+    v[L.FIRST] = first_to_finish
+    v[L.PENDING] = pending
+    v[L.PENDING_PLAYER] = pending_player
+    v[L.EDITION] = EDITION_INDEX[rules.edition]
+    v[L.MODE] = rules.mode
     spaces = rules.special_spaces
     left = spaces if specials_left is None else specials_left
-    v[K.SPECIALS] = sum(1 << i for i, space in enumerate(spaces) if space in left)
-    v[K.CIRCLE_LEN] = len(circle)
-    v[K.CIRCLE : K.CIRCLE + len(circle)] = circle
+    v[L.SPECIALS] = sum(1 << i for i, space in enumerate(spaces) if space in left)
+    v[L.CIRCLE_LEN] = len(circle)
+    v[L.CIRCLE : L.CIRCLE + len(circle)] = circle
     return State(v, rules)
 
 

@@ -1,8 +1,7 @@
 """Precomputed tables the compiled kernels read: every placement footprint, costs, marks.
 
-A quilt board is 81 bits in two 64-bit words, split on a row boundary so both stay positive
-in a signed int64: word 0 holds rows 0-4 (bit ``9*row + col``), word 1 rows 5-8
-(bit ``9*(row-5) + col``).
+A quilt board is 81 bits in two 64-bit words (see ``layout``): word 0 holds the rows above
+``SPLIT_ROW`` (bit ``9*row + col``), word 1 the others (bit ``9*(row-SPLIT_ROW) + col``).
 
 An orientation is ``4*flip + turns``: the printed shape, mirrored left-right when ``flip``,
 then turned ``turns`` quarter turns clockwise. A placement is a (patch, orientation, anchor)
@@ -17,11 +16,11 @@ import numpy as np
 import numpy.typing as npt
 
 from . import data
+from .layout import SPLIT, quilt_bits
 
 Cells = tuple[tuple[int, int], ...]
 I64 = npt.NDArray[np.int64]
 
-SPLIT_ROW = 5  # rows 0-4 in word 0, rows 5-8 in word 1
 ORIENTATIONS = 8
 ORIENTATION_NAMES = ("r0", "r90", "r180", "r270", "f0", "f90", "f180", "f270")
 NUM_MODES = 4  # mode = 2 * rotation + flip
@@ -39,9 +38,10 @@ def allowed_orientations(mode: int) -> tuple[int, ...]:
 
 def square_bits(row: int, col: int) -> tuple[int, int]:
     """The (word 0, word 1) bit pattern of one square."""
-    if row < SPLIT_ROW:
-        return 1 << (9 * row + col), 0
-    return 0, 1 << (9 * (row - SPLIT_ROW) + col)
+    sq = data.BOARD_SIZE * row + col
+    if sq < SPLIT:
+        return 1 << sq, 0
+    return 0, 1 << (sq - SPLIT)
 
 
 def bits_of(squares: object) -> tuple[int, int]:
@@ -54,15 +54,19 @@ def bits_of(squares: object) -> tuple[int, int]:
 
 
 def squares_of(lo: int, hi: int) -> frozenset[tuple[int, int]]:
+    bits = quilt_bits(lo, hi)
     out = []
-    for bit in range(9 * SPLIT_ROW):
-        if lo >> bit & 1:
-            out.append(divmod(bit, 9))
-    for bit in range(9 * (9 - SPLIT_ROW)):
-        if hi >> bit & 1:
-            r, c = divmod(bit, 9)
-            out.append((r + SPLIT_ROW, c))
+    while bits:
+        low = bits & -bits
+        out.append(divmod(low.bit_length() - 1, data.BOARD_SIZE))
+        bits ^= low
     return frozenset(out)
+
+
+def bonus_area(row: int, col: int) -> tuple[int, int]:
+    """The bit pattern of the 7x7 (bonus tile sized) square whose top-left is (row, col)."""
+    size = range(data.BONUS_SIZE)
+    return bits_of((row + r, col + c) for r in size for c in size)
 
 
 def orient(cells: Cells, orientation: int) -> Cells:
@@ -147,9 +151,7 @@ def _bonus_masks() -> tuple[I64, I64]:
     los, his = [], []
     for r0 in range(span):
         for c0 in range(span):
-            lo, hi = bits_of(
-                (r0 + r, c0 + c) for r in range(data.BONUS_SIZE) for c in range(data.BONUS_SIZE)
-            )
+            lo, hi = bonus_area(r0, c0)
             los.append(lo)
             his.append(hi)
     return np.array(los, dtype=np.int64), np.array(his, dtype=np.int64)

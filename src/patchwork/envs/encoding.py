@@ -31,6 +31,7 @@ from numba import njit
 
 from ..engine import Buy, Move, Rules, State, data, new_game
 from ..engine import kernels as K
+from ..engine import layout as L
 from ..engine.errors import InvalidMoveError, PatchworkError
 from ..engine.moves import move_from_code
 from ..engine.tables import (
@@ -45,7 +46,6 @@ from ..engine.tables import (
     PL_PATCH,
     PL_ROW,
     PLACEMENT_INDEX,
-    SPLIT_ROW,
 )
 
 I64 = npt.NDArray[np.int64]
@@ -78,7 +78,7 @@ _PLACEMENTS_PADDED: I64 = np.vstack(
 
 def _offered(v: I64) -> I64:
     """The patches in the three offered slots, ``_NO_PATCH`` where a slot is empty."""
-    offered = v[K.CIRCLE : K.CIRCLE + SLOTS].copy()
+    offered = v[L.CIRCLE : L.CIRCLE + SLOTS].copy()
     offered[offered < 0] = _NO_PATCH
     return offered
 
@@ -111,7 +111,7 @@ def decode_action(action: int) -> tuple[str, int, int, int, int]:
 
 @njit(cache=True)
 def _codes_to_actions(v: I64, codes: I64, out: I64) -> None:
-    offered = min(SLOTS, v[K.CIRCLE_LEN])
+    offered = min(SLOTS, v[L.CIRCLE_LEN])
     for i in range(len(codes)):
         c = codes[i]
         if c < BUY_ACTION_BASE:
@@ -120,7 +120,7 @@ def _codes_to_actions(v: I64, codes: I64, out: I64) -> None:
         k = c - BUY_ACTION_BASE
         out[i] = -1
         for slot in range(offered):
-            if v[K.CIRCLE + slot] == PL_PATCH[k]:
+            if v[L.CIRCLE + slot] == PL_PATCH[k]:
                 out[i] = BUY_ACTION_BASE + slot * ACTIONS_PER_SLOT + _PL_LOCAL[k]
 
 
@@ -161,7 +161,7 @@ def actions_to_codes(state: State, actions: npt.ArrayLike) -> I64:
     slot = np.minimum(rest // ACTIONS_PER_SLOT, SLOTS - 1)
     patch = _offered(v)[slot]
     k = _PLACEMENTS_PADDED[patch, rest % ACTIONS_PER_SLOT]
-    canon = np.where(k >= 0, CANONICAL[int(v[K.MODE]), np.maximum(k, 0)], -1)
+    canon = np.where(k >= 0, CANONICAL[int(v[L.MODE]), np.maximum(k, 0)], -1)
     buy = np.where(canon >= 0, BUY_ACTION_BASE + canon, -1)
     valid = (a >= 0) & (a < NUM_ACTIONS)
     out = np.where(a < BUY_ACTION_BASE, a, buy)
@@ -192,12 +192,12 @@ def action_to_code(state: State, action: int) -> int:
         return a
     v = state.vector
     slot, rest = divmod(a - BUY_ACTION_BASE, ACTIONS_PER_SLOT)
-    if slot >= v[K.CIRCLE_LEN]:
+    if slot >= v[L.CIRCLE_LEN]:
         return -1
-    k = int(_PLACEMENTS_FLAT[v[K.CIRCLE + slot], rest])
+    k = int(_PLACEMENTS_FLAT[v[L.CIRCLE + slot], rest])
     if k < 0:
         return -1
-    canon = int(CANONICAL[v[K.MODE], k])
+    canon = int(CANONICAL[v[L.MODE], k])
     return -1 if canon < 0 else BUY_ACTION_BASE + canon
 
 
@@ -331,10 +331,10 @@ def _bounds() -> tuple[F32, F32]:
 
 OBS_LOW, OBS_HIGH = _bounds()
 
-# Lookup tables for the encoder. A square's bit: word 2p + WORD, bit SHIFT (see tables).
+# Lookup tables for the encoder. Player p's square sq: bit SHIFT of v[WORD + p] (see layout).
 _SQ = np.arange(SQUARES)
-_WORD: I64 = (_SQ >= SPLIT_ROW * BOARD).astype(np.int64)
-_SHIFT: I64 = np.where(_WORD == 0, _SQ, _SQ - SPLIT_ROW * BOARD).astype(np.int64)
+_WORD: I64 = np.where(_SQ < L.SPLIT, L.QUILT_LO, L.QUILT_HI).astype(np.int64)
+_SHIFT: I64 = np.where(_SQ < L.SPLIT, _SQ, _SQ - L.SPLIT).astype(np.int64)
 # Per patch (row NUM_PATCHES all zeros for "no patch"): printed shape, features.
 _SHAPE_PLANE = np.zeros((NUM_PATCHES + 1, SQUARES), dtype=np.float32)
 _PATCH_ROW = np.zeros((NUM_PATCHES + 1, PATCH_FEATURES), dtype=np.float32)
@@ -359,37 +359,37 @@ def _encode(v: I64, me: int, specials: I64, obs: F32) -> None:
     obs[:] = 0.0
     them = 1 - me
     to_move = K.current_player(v)
-    n = v[K.CIRCLE_LEN]
+    n = v[L.CIRCLE_LEN]
     # Planes: the observer's quilt, the opponent's, the printed shapes of the offered patches.
     for i in range(2):
         p = me if i == 0 else them
         for sq in range(SQUARES):
-            obs[i * SQUARES + sq] = (v[2 * p + _WORD[sq]] >> _SHIFT[sq]) & 1
+            obs[i * SQUARES + sq] = (v[_WORD[sq] + p] >> _SHIFT[sq]) & 1
     for j in range(min(SLOTS, n)):
         base = (2 + j) * SQUARES
         for sq in range(SQUARES):
-            obs[base + sq] = _SHAPE_PLANE[v[K.CIRCLE + j], sq]
+            obs[base + sq] = _SHAPE_PLANE[v[L.CIRCLE + j], sq]
     # Per player: the observer, then the opponent.
     for i in range(2):
         p = me if i == 0 else them
         b = _PLAYERS0 + i * _NPF
-        pos = v[K.POSITION + p]
-        obs[b] = v[K.BUTTONS + p] / BUTTON_SCALE
-        obs[b + 1] = v[K.INCOME + p] / INCOME_SCALE
+        pos = v[L.POSITION + p]
+        obs[b] = v[L.BUTTONS + p] / BUTTON_SCALE
+        obs[b + 1] = v[L.INCOME + p] / INCOME_SCALE
         obs[b + 2] = pos / FINAL
         obs[b + 3] = K.score(v, p) / SCORE_SCALE
         obs[b + 4] = K.empty_squares(v, p) / SQUARES
         obs[b + 5] = _MARKS_AHEAD[pos]
-        obs[b + 6] = 1.0 if v[K.BONUS] == p else 0.0
-        obs[b + 7] = 1.0 if v[K.FIRST] == p else 0.0
+        obs[b + 6] = 1.0 if v[L.BONUS] == p else 0.0
+        obs[b + 7] = 1.0 if v[L.FIRST] == p else 0.0
         obs[b + 8] = 1.0 if to_move == p else 0.0
-    obs[_GAME0] = v[K.PENDING] / _SPECIALS
-    obs[_GAME0 + 1] = 1.0 if v[K.TOP] == me else 0.0
+    obs[_GAME0] = v[L.PENDING] / _SPECIALS
+    obs[_GAME0 + 1] = 1.0 if v[L.TOP] == me else 0.0
     obs[_GAME0 + 2] = n / NUM_PATCHES
-    obs[_GAME0 + 3] = 1.0 if v[K.BONUS] < 0 else 0.0
+    obs[_GAME0 + 3] = 1.0 if v[L.BONUS] < 0 else 0.0
     # Time board: tokens, the special patches still lying there, the income marks.
-    obs[_TIME0 + v[K.POSITION + me]] = 1.0
-    obs[_TIME0 + SPACES + v[K.POSITION + them]] = 1.0
+    obs[_TIME0 + v[L.POSITION + me]] = 1.0
+    obs[_TIME0 + SPACES + v[L.POSITION + them]] = 1.0
     for space in specials:
         obs[_TIME0 + 2 * SPACES + space] = 1.0
     for space in range(SPACES):
@@ -398,9 +398,9 @@ def _encode(v: I64, me: int, specials: I64, obs: F32) -> None:
     for j in range(min(NEXT_PATCHES, n)):
         base = _NEXT0 + j * PATCH_FEATURES
         for f in range(PATCH_FEATURES):
-            obs[base + f] = _PATCH_ROW[v[K.CIRCLE + j], f]
+            obs[base + f] = _PATCH_ROW[v[L.CIRCLE + j], f]
     for j in range(n):
-        patch = v[K.CIRCLE + j]
+        patch = v[L.CIRCLE + j]
         obs[_CIRCLE0 + 2 * patch] = 1.0
         obs[_CIRCLE0 + 2 * patch + 1] = _DISTANCE[j]
 
