@@ -19,8 +19,9 @@ from textual.widgets import RichLog
 import patchwork as pw
 from patchwork import i18n
 from patchwork.ai import Limit, MCTSAgent
-from patchwork.tui.app import AppOptions, PatchworkApp, build_parser, setup
+from patchwork.tui.app import PatchworkApp, build_parser, setup
 from patchwork.tui.game_screen import GameScreen
+from patchwork.tui.options import AppOptions
 from patchwork.tui.placement import Ghost, mirrored, rotated
 from patchwork.tui.quilt import CELL, HEADER_ROWS, LABEL_WIDTH
 from patchwork.tui.screens import ConfirmScreen, EndScreen, NewGameScreen, PathScreen

@@ -1,5 +1,16 @@
-"""The rules of two-player Patchwork and nothing else (numpy + numba only)."""
+"""The rules of two-player Patchwork and nothing else (numpy + numba only).
 
+Inside, the core (``layout``, ``tables``, ``kernels``, ``moves``, ``state``) never imports
+its satellites; each satellite imports the core and, where the core offers its service as a
+method, lends it when it loads (see ``lending``):
+
+    position   the one-line position text (State.to_text, State.from_text)
+    game       a state plus its history (push, pop)
+    record     game records as JSON and text (Game.to_record, Game.from_record)
+    playout    compiled random games
+"""
+
+from . import position  # noqa: F401  (lends State its text form)
 from .data import PATCHES, Patch
 from .errors import (
     IllegalMoveError,

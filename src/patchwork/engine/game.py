@@ -1,15 +1,23 @@
-"""A game: a starting state plus its history, with undo and records."""
+"""A game: a starting state plus its history, with undo.
+
+Records sit over this module (``engine/record.py`` imports ``Game``, never the other way round):
+``Game.to_record`` and ``Game.from_record`` use the ``Record`` class that module lends when it
+loads. The name below is imported for the type checker only.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from .errors import N_, PatchworkError
+from .lending import Lent
 from .moves import Move
 from .state import State, new_game
 
 if TYPE_CHECKING:
     from .record import Record
+
+RECORD: Lent[type[Record]] = Lent("patchwork.engine.record")
 
 
 class Game:
@@ -53,15 +61,13 @@ class Game:
         event: str = "",
         date: str | None = None,
     ) -> Record:
-        from .record import Record
-
-        return Record.from_game(self, players=players, event=event, date=date)
+        """This game as a record (see ``Record.from_game``)."""
+        return RECORD().from_game(self, players=players, event=event, date=date)
 
     @classmethod
     def from_record(cls, record: Record | str | dict[str, object]) -> Game:
         """Replay a record (a Record, its JSON or text form, or its dict)."""
-        from .record import Record
-
-        if not isinstance(record, Record):
-            record = Record.parse(record) if isinstance(record, str) else Record.from_dict(record)
+        kind = RECORD()
+        if not isinstance(record, kind):
+            record = kind.parse(record) if isinstance(record, str) else kind.from_dict(record)
         return record.replay()

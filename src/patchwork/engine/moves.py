@@ -15,7 +15,7 @@ import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING, NoReturn
+from typing import NoReturn, Protocol
 
 from . import data
 from . import kernels as K
@@ -32,9 +32,6 @@ from .tables import (
     PLACEMENT_INDEX,
     squares_of,
 )
-
-if TYPE_CHECKING:
-    from .state import State
 
 COLUMNS = "abcdefghi"
 Square = tuple[int, int]
@@ -65,6 +62,12 @@ def _check_ints(**fields: object) -> None:
             )
 
 
+class Judge(Protocol):
+    """What judges a move in a position (a ``State``; this module sits below it)."""
+
+    def check_legal(self, move: Move) -> int: ...
+
+
 class Move(ABC):
     """A move: :class:`Advance`, :class:`Buy` or :class:`PlaceSpecial`."""
 
@@ -80,7 +83,7 @@ class Move(ABC):
         """The kernel's move code under the rules mode (allowed orientations)."""
 
     @staticmethod
-    def parse(text: str, state: State) -> Move:
+    def parse(text: str, state: Judge) -> Move:
         """Read a move in the notation and check that it is legal in ``state``."""
         move = parse_move(text)
         state.check_legal(move)

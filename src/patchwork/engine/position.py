@@ -15,7 +15,7 @@ from . import data
 from . import kernels as K
 from .errors import InvalidPositionError, InvalidSetupError
 from .rules import Rules
-from .state import State, check_circle, make_state
+from .state import POSITION_TEXT, PositionText, State, check_circle, make_state
 from .tables import FULL_HI, FULL_LO, bits_of, squares_of
 
 _ORIENTATIONS = {"rf": (True, True), "r": (True, False), "f": (False, True), "-": (False, False)}
@@ -188,3 +188,6 @@ def parse_position(text: str) -> State:
     if bonus >= 0 and not K.covers_bonus_square(state.vector, bonus):
         raise InvalidPositionError(f"player {bonus} holds the bonus tile without a covered 7x7")
     return state
+
+
+POSITION_TEXT.lend(PositionText(write=position_text, read=parse_position))

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InvalidRecordError, PatchworkError
-from .game import Game
+from .game import RECORD, Game
 from .moves import Move
 from .rules import Rules
 from .state import State, check_circle, new_game
@@ -332,3 +332,6 @@ class Record:
         """Write JSON for a .json path, the text form otherwise."""
         p = Path(path)
         p.write_text(self.to_json() if p.suffix == ".json" else self.to_text(), "utf-8")
+
+
+RECORD.lend(Record)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -13,6 +13,7 @@ from . import data
 from . import kernels as K
 from . import layout as L
 from .errors import N_, IllegalMoveError, InvalidSetupError
+from .lending import Lent
 from .moves import Buy, Move, PlaceSpecial, Square, move_from_code, square_name
 from .rules import Rules
 from .tables import EDITION_INDEX, squares_of
@@ -249,15 +250,12 @@ class State:
 
     def to_text(self) -> str:
         """The one-line position text (see docs/notation.md)."""
-        from .position import position_text
+        return POSITION_TEXT().write(self)
 
-        return position_text(self)
-
-    @classmethod
-    def from_text(cls, text: str) -> State:
-        from .position import parse_position
-
-        return parse_position(text)
+    @staticmethod
+    def from_text(text: str) -> State:
+        """Read a position text; a malformed one raises InvalidPositionError saying why."""
+        return POSITION_TEXT().read(text)
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -271,6 +269,17 @@ class State:
 
     def __repr__(self) -> str:
         return f"State.from_text({self.to_text()!r})"
+
+
+class PositionText(NamedTuple):
+    """The position text's writer and reader, lent by ``engine/position.py`` (which sits
+    over this module) when it loads."""
+
+    write: Callable[[State], str]
+    read: Callable[[str], State]
+
+
+POSITION_TEXT: Lent[PositionText] = Lent("patchwork.engine.position")
 
 
 def standard_circle(seed: Any = None) -> list[int]:

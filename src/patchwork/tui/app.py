@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass, field
 from typing import ClassVar
 
 from textual.app import App
@@ -19,20 +18,9 @@ from .. import i18n
 from ..engine import Game, PatchworkError, Rules, new_game
 from ..i18n import _, error_text, fmt
 from .game_screen import GameScreen
+from .options import AppOptions
 from .seats import HUMAN, Seat, add_game_options, close_agent, make_seats
 from .session import Session
-
-
-@dataclass(frozen=True)
-class AppOptions:
-    """Settings of the app that are not part of a game."""
-
-    rules: Rules = field(default_factory=Rules)
-    human_seat: int = 0
-    seed: int | None = None
-    delay: float = 0.6  # at least this long per move when watching agents
-    hint_time: float = 1.0
-    save_path: str | None = None
 
 
 class PatchworkApp(App[None]):
@@ -47,7 +35,7 @@ class PatchworkApp(App[None]):
         super().__init__()
         self.session = session
         self.options = options or AppOptions(rules=session.state.rules)
-        self.game_screen = GameScreen(session)
+        self.game_screen = GameScreen(session, host=self)
         self._games = 0
 
     def get_default_screen(self) -> Screen[None]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar, Protocol
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -27,6 +27,7 @@ from ..engine import Advance, Game, IllegalMoveError, Move, PatchworkError
 from ..i18n import _, error_text, fmt, ngettext
 from . import colours, describe, panels
 from .offer import PatchCard, circle_text
+from .options import AppOptions
 from .placement import Ghost
 from .quilt import PLAYER_COLOURS, QuiltPicture, QuiltView
 from .screens import (
@@ -43,11 +44,19 @@ from .seats import close_agent, stop_agent
 from .session import Session
 from .timeboard import TimeBoard
 
-if TYPE_CHECKING:
-    from .app import PatchworkApp
-
 ADVANCE = Advance()
 AiResult = tuple[int, Move, SearchResult | None]
+
+
+class Host(Protocol):
+    """What the screen asks of the app that shows it (``tui/app.py`` imports this module,
+    never the other way round)."""
+
+    options: AppOptions
+
+    def new_game(self, kinds: tuple[str, str]) -> None: ...
+
+    def quit_game(self) -> None: ...
 
 
 class GameScreen(Screen[None]):
@@ -81,9 +90,10 @@ class GameScreen(Screen[None]):
         Binding("q", "quit", show=False),
     ]
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, host: Host) -> None:
         super().__init__(classes=direction_classes())
         self.session = session
+        self.host = host
         self.thinking: Worker[AiResult] | None = None
         self.thinking_agent: Agent | None = None
         self.hinting: Worker[tuple[int, SearchResult]] | None = None
@@ -95,13 +105,6 @@ class GameScreen(Screen[None]):
         self._last_path = ""
         self._shown: dict[str, Text | Content | str] = {}
         self._ai_lock = threading.Lock()
-
-    @property
-    def patchwork_app(self) -> PatchworkApp:
-        from .app import PatchworkApp
-
-        assert isinstance(self.app, PatchworkApp)
-        return self.app
 
     # -- layout -----------------------------------------------------------------------------
 
@@ -201,7 +204,7 @@ class GameScreen(Screen[None]):
     def think(self, agent: Agent) -> None:
         s = self.session
         state, version = s.state, s.version
-        least = self.patchwork_app.options.delay if s.mode == "watch" else 0.0
+        least = self.host.options.delay if s.mode == "watch" else 0.0
 
         def work() -> AiResult:
             worker = get_current_worker()
@@ -417,7 +420,7 @@ class GameScreen(Screen[None]):
             return
         s = self.session
         state, version = s.state, s.version
-        options = self.patchwork_app.options
+        options = self.host.options
         close_agent(self.hint_agent)
         agent = MCTSAgent(
             limit=Limit(time=options.hint_time), reuse=False, seed=options.seed, name="hint"
@@ -450,7 +453,7 @@ class GameScreen(Screen[None]):
         self.redraw()
 
     def action_quit(self) -> None:
-        self.patchwork_app.quit_game()
+        self.host.quit_game()
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
@@ -481,7 +484,7 @@ class GameScreen(Screen[None]):
     # -- files and games --------------------------------------------------------------------
 
     def action_save(self) -> None:
-        default = self._last_path or self.patchwork_app.options.save_path or "patchwork-game.json"
+        default = self._last_path or self.host.options.save_path or "patchwork-game.json"
 
         def save(path: str) -> str | None:
             try:
@@ -535,9 +538,9 @@ class GameScreen(Screen[None]):
         def chosen(kinds: tuple[str, str] | None) -> None:
             if kinds is not None:
                 self.stop_thinking()
-                self.patchwork_app.new_game(kinds)
+                self.host.new_game(kinds)
 
-        self.app.push_screen(NewGameScreen(self.patchwork_app.options.human_seat), chosen)
+        self.app.push_screen(NewGameScreen(self.host.options.human_seat), chosen)
 
     def use(self, session: Session) -> None:
         """Play another game on this screen."""
@@ -569,7 +572,7 @@ class GameScreen(Screen[None]):
             elif what == "save":
                 self.action_save()
             elif what == "quit":
-                self.patchwork_app.quit_game()
+                self.host.quit_game()
 
         lines = describe.score_lines(s.state, [describe.name(s.seats, p) for p in (0, 1)])
         self.app.push_screen(EndScreen(title, lines, s.can_undo()), chosen)

@@ -1,0 +1,19 @@
+"""The terminal app's settings that are not part of a game (read by the app and its screen)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..engine import Rules
+
+
+@dataclass(frozen=True)
+class AppOptions:
+    """Settings of the app that are not part of a game."""
+
+    rules: Rules = field(default_factory=Rules)
+    human_seat: int = 0
+    seed: int | None = None
+    delay: float = 0.6  # at least this long per move when watching agents
+    hint_time: float = 1.0
+    save_path: str | None = None
