@@ -16,7 +16,7 @@ import pytest
 
 ENGINE = "patchwork.engine"
 CORE = {"data", "errors", "lending", "layout", "tables", "kernels", "rules", "moves", "state"}
-SATELLITES = {"position", "game", "record", "playout"}
+SATELLITES = {"position", "game", "record", "playout", "hidden"}
 
 
 @pytest.fixture(scope="module")

@@ -111,3 +111,22 @@ def test_score_parts_add_up_to_the_engine_scores() -> None:
             buttons, bonus, empty = s.score_parts(p)
             assert s.scores()[p] == buttons + bonus - 2 * empty
             assert bonus == (7 if s.bonus_owner == p else 0)
+
+
+def test_a_quilt_from_its_squares_and_as_one_integer() -> None:
+    q = pw.Quilt.from_squares([(0, 0), (4, 8), (5, 0), (8, 8)])
+    assert q.squares == {(0, 0), (4, 8), (5, 0), (8, 8)}
+    assert q.bits == sum(1 << (9 * r + c) for r, c in q.squares)
+    assert pw.Quilt.from_squares([]) == pw.Quilt(0, 0)
+    for ply in random_plies(3):
+        quilt = ply.after.players[0].quilt
+        assert pw.Quilt.from_squares(quilt.squares) == quilt
+
+
+def test_the_next_income_mark_is_the_first_one_ahead() -> None:
+    marks = pw.engine.data.INCOME_SPACES
+    for space in range(pw.engine.data.FINAL_SPACE + 1):
+        player = pw.Player(buttons=5, position=space, income=0, quilt=pw.Quilt(0, 0))
+        ahead = [m for m in marks if m > space]
+        assert player.next_income_mark == (ahead[0] if ahead else None)
+    assert pw.new_game(seed=1).players[0].next_income_mark == marks[0]

@@ -15,14 +15,16 @@ from . import data
 from . import kernels as K
 from .errors import InvalidPositionError, InvalidSetupError
 from .rules import Rules
-from .state import POSITION_TEXT, PositionText, State, check_circle, make_state
-from .tables import FULL_HI, FULL_LO, bits_of, squares_of
+from .state import POSITION_TEXT, PositionText, Quilt, State, check_circle, make_state
+from .tables import FULL_HI, FULL_LO, bits_of
 
 _ORIENTATIONS = {"rf": (True, True), "r": (True, False), "f": (False, True), "-": (False, False)}
 
 
-def _quilt_text(lo: int, hi: int) -> str:
-    covered = squares_of(lo, hi)
+def quilt_text(quilt: Quilt) -> str:
+    """A quilt board's field: nine rows, top first, between slashes; a digit is a run of
+    empty squares, ``x`` a covered square."""
+    covered = quilt.squares
     rows = []
     for r in range(data.BOARD_SIZE):
         row, run = "", 0
@@ -44,10 +46,7 @@ def position_text(state: State) -> str:
     rules = state.rules
     orient = next(k for k, v in _ORIENTATIONS.items() if v == (rules.rotation, rules.flip))
     circle = ",".join(str(i) for i in state.circle) or "-"
-    players = [
-        f"{p.position},{p.buttons},{p.income},{_quilt_text(p.quilt.lo, p.quilt.hi)}"
-        for p in state.players
-    ]
+    players = [f"{p.position},{p.buttons},{p.income},{quilt_text(p.quilt)}" for p in state.players]
     pending = f"{state.pending_specials}@{state.current_player}" if state.pending_specials else "-"
     return " ".join(
         [

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -16,7 +16,7 @@ from .errors import N_, IllegalMoveError, InvalidSetupError
 from .lending import Lent
 from .moves import Buy, Move, PlaceSpecial, Square, move_from_code, square_name
 from .rules import Rules
-from .tables import EDITION_INDEX, squares_of
+from .tables import EDITION_INDEX, bits_of, squares_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +25,11 @@ class Quilt:
 
     lo: int
     hi: int
+
+    @classmethod
+    def from_squares(cls, squares: Iterable[Square]) -> Quilt:
+        """The quilt board with ``squares`` (``(row, col)``) covered."""
+        return cls(*bits_of(squares))
 
     @property
     def squares(self) -> frozenset[Square]:
@@ -60,6 +65,11 @@ class Player:
     position: int
     income: int
     quilt: Quilt
+
+    @property
+    def next_income_mark(self) -> int | None:
+        """The first button-income mark ahead of this player's time token, if any is left."""
+        return next((mark for mark in data.INCOME_SPACES if mark > self.position), None)
 
 
 class State:

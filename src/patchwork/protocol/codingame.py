@@ -34,11 +34,14 @@ from ..engine import (
     Move,
     PatchworkError,
     PlaceSpecial,
+    Quilt,
     Rules,
     State,
+    hidden,
 )
 from ..engine import kernels as K
 from ..engine.data import BOARD_SIZE, FINAL_SPACE, INCOME_SPACES
+from ..engine.position import quilt_text
 
 RULES = Rules(edition="original", rotation=True, flip=True)
 FIRST_TURN_SECONDS = 1.0
@@ -446,17 +449,7 @@ def read_turn(next_line: LineSource) -> TurnView:
 
 
 def _quilt_field(rows: Sequence[str]) -> str:
-    out = []
-    for row in rows:
-        text, run = "", 0
-        for ch in row:
-            if ch == "O":
-                text += (str(run) if run else "") + "x"
-                run = 0
-            else:
-                run += 1
-        out.append(text + (str(run) if run else ""))
-    return "/".join(out)
+    return quilt_text(Quilt.from_squares(shape_cells("|".join(rows))))
 
 
 def state_from_view(view: TurnView, me: int, hint: State | None = None) -> State:
@@ -484,19 +477,13 @@ def state_from_view(view: TurnView, me: int, hint: State | None = None) -> State
         f"{sides[p].time},{sides[p].buttons},{sides[p].earning},{_quilt_field(sides[p].rows)}"
         for p in (0, 1)
     ]
-    # On a shared space the player to move arrived last. Apart, the field matters only once
-    # the tokens meet again; a fresh game has the first player on top.
-    top = me if positions[0] == positions[1] else hint.on_top if hint is not None else 1 - me
-    if hint is not None and hint.first_to_finish is not None:
-        first: int | None = hint.first_to_finish
-    elif positions[1 - me] == FINAL_SPACE:
-        first = 1 - me
-    elif positions[me] == FINAL_SPACE:
-        first = me
-    else:
-        first = None
-    if first is not None and positions[first] != FINAL_SPACE:
-        first = None
+    # What the rules do not settle comes from the hint, or else the likeliest reading: apart,
+    # the opponent on top (a fresh game has the first player on top).
+    tokens = (positions[0], positions[1])
+    top = hidden.on_top(tokens, me)
+    if top is None:
+        top = hint.on_top if hint is not None else 1 - me
+    first = hidden.first_to_finish(tokens, me)
     spaces = rules.special_spaces
     reached = max(positions.values())
     left = [s for s in spaces if s > reached]

@@ -23,6 +23,7 @@ from ..engine import (
     Move,
     PatchworkError,
     PlaceSpecial,
+    Player,
     Record,
     Rules,
     State,
@@ -61,9 +62,9 @@ def _side_by_side(columns: Sequence[Sequence[str]], width: int) -> list[str]:
     ]
 
 
-def _next_mark(position: int) -> str:
-    ahead = [m for m in INCOME_SPACES if m > position]
-    return digits(ahead[0]) if ahead else _("none")
+def _next_mark(player: Player) -> str:
+    mark = player.next_income_mark
+    return digits(mark) if mark is not None else _("none")
 
 
 def _quilt_block(state: State, seats: Sequence[Seat], p: int) -> list[str]:
@@ -74,7 +75,7 @@ def _quilt_block(state: State, seats: Sequence[Seat], p: int) -> list[str]:
     lines += [
         fmt(_("space {space} of {final}"), space=me.position, final=FINAL_SPACE),
         fmt(_("buttons {b}, income {i}"), b=me.buttons, i=me.income),
-        fmt(_("next income mark: {mark}"), mark=_next_mark(me.position)),
+        fmt(_("next income mark: {mark}"), mark=_next_mark(me)),
         fmt(_("empty squares {n}"), n=me.quilt.empty_squares),
         fmt(_("score now {s}"), s=score),
     ]
