@@ -60,9 +60,9 @@ def _neighbour_tables() -> tuple[np.ndarray, ...]:
     for k in range(n):
         lo, hi = int(PL_LO[k]), int(PL_HI[k])
         nlo = nhi = edge = 0
+        covered = L.quilt_bits(lo, hi)
         for sq in range(SIZE * SIZE):
-            word, bit = (lo, sq) if sq < L.SPLIT else (hi, sq - L.SPLIT)
-            if word >> bit & 1:
+            if covered >> sq & 1:
                 nlo |= int(sq_lo[sq])
                 nhi |= int(sq_hi[sq])
                 edge += int(sq_edge[sq])

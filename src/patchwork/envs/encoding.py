@@ -313,15 +313,17 @@ def _bounds() -> tuple[F32, F32]:
     # Buttons: 5 to start, at most 53 from advancing, at most the income of every patch
     # at each income mark; the score adds the bonus tile and can fall to -2 per square.
     total_income = sum(p.income for p in data.PATCHES)
-    max_buttons = (
-        data.STARTING_BUTTONS + FINAL + len(data.INCOME_SPACES) * total_income
-    ) / BUTTON_SCALE
+    max_buttons = data.STARTING_BUTTONS + FINAL + len(data.INCOME_SPACES) * total_income
     players = split_observation(low)["players"]
     players_high = split_observation(high)["players"]
     for name, lo, hi in (
-        ("buttons", 0.0, max_buttons),
+        ("buttons", 0.0, max_buttons / BUTTON_SCALE),
         ("income", 0.0, total_income / INCOME_SCALE),
-        ("score", -data.EMPTY_PENALTY * SQUARES / SCORE_SCALE, max_buttons + 0.07),
+        (
+            "score",
+            -data.EMPTY_PENALTY * SQUARES / SCORE_SCALE,
+            (max_buttons + data.BONUS_POINTS) / SCORE_SCALE,
+        ),
     ):
         j = PLAYER_FEATURES.index(name)
         players[:, j] = lo
