@@ -8,6 +8,7 @@ method, lends it when it loads (see ``lending``):
     game       a state plus its history (push, pop)
     record     game records as JSON and text (Game.to_record, Game.from_record)
     playout    compiled random games
+    hidden     what the rules settle about what a player's view leaves out
 """
 
 from . import position  # noqa: F401  (lends State its text form)
