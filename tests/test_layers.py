@@ -2,8 +2,8 @@
 
 The engine imports no other part of the package and nothing beyond numpy and numba; inside
 it, the core never imports its satellites (the position text, the game history, records,
-compiled playouts), and no modules import each other in a circle. The terminal app's screen
-does not import the app that shows it.
+compiled playouts, what a view leaves out), and no modules import each other in a circle.
+The terminal app's screen does not import the app that shows it.
 """
 
 from __future__ import annotations
