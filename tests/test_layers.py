@@ -8,6 +8,7 @@ The terminal app's screen does not import the app that shows it.
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from collections.abc import Iterable
 
@@ -123,3 +124,22 @@ def test_the_game_screen_does_not_import_the_app(graph: grimp.ImportGraph) -> No
         importer="patchwork.tui.game_screen", imported="patchwork.tui.app"
     )
     assert cycles(graph, {m for m in graph.modules if m.startswith("patchwork.tui.")}) == []
+
+
+def test_a_satellite_lends_its_service_to_the_core_when_it_loads() -> None:
+    from patchwork.engine.lending import Lent
+
+    slot: Lent[int] = Lent("patchwork.engine.example")
+    with pytest.raises(RuntimeError, match="is not loaded: import it first"):
+        slot()
+    slot.lend(3)
+    assert slot() == 3
+    # Importing any engine module loads the package, and with it every lender.
+    code = (
+        "from patchwork.engine.game import Game\n"
+        "from patchwork.engine.state import State, new_game\n"
+        "s = new_game(seed=1)\n"
+        "assert State.from_text(s.to_text()) == s\n"
+        "assert Game.from_record(Game(s).to_record()).state == s\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
