@@ -10,9 +10,9 @@ import pytest
 
 import patchwork as pw
 from patchwork.ai import Limit
-from patchwork.ai.tournament import build_agent, main, run_tournament
 from patchwork.protocol.agent import EngineAgent
 from patchwork.protocol.warmup import warm_up
+from patchwork.tournament import build_agent, main, run_tournament
 
 BOTS = Path(__file__).parent / "bots"
 ENGINE = f"cmd:{shlex.quote(sys.executable)} -m patchwork.protocol.engine_server"

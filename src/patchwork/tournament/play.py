@@ -1,0 +1,123 @@
+"""Playing one game of a tournament, in this process or in a worker process.
+
+Agents are built by name in the process that plays them; an agent that can be reseeded is
+kept for the process's next games, any other is built for one game and closed after it.
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+from collections.abc import Sequence
+from multiprocessing import util as mp_util
+from multiprocessing.synchronize import Event
+
+from ..ai import Agent, get_agent
+from ..engine import Game, PatchworkError, new_game
+from ..protocol.agent import EngineAgent
+from .results import GameResult
+from .schedule import GameSpec
+
+# Reseedable agents of this process by (player index, name), reused across games.
+_agents: dict[tuple[int, str], Agent] = {}
+# Set by the parent on Ctrl-C: worker processes give up their game at the next move.
+_stop: Event | None = None
+
+
+def close_agent(agent: object) -> None:
+    close = getattr(agent, "close", None)
+    if callable(close):
+        close()
+
+
+def close_agents() -> None:
+    while _agents:
+        close_agent(_agents.popitem()[1])
+
+
+def _reseedable(agent: object) -> bool:
+    return callable(getattr(agent, "reseed", None))
+
+
+EXTERNAL_PREFIX = "cmd:"
+
+
+def build_agent(name: str, seed: int | None = None) -> Agent:
+    """An agent by name; ``cmd:COMMAND`` is a program speaking the engine protocol
+    (docs/protocol.md), started in the process that plays it (on its first move), reseeded
+    for each game and closed with the process's other agents."""
+    if name.startswith(EXTERNAL_PREFIX):
+        return EngineAgent.from_name(name, seed=seed)
+    return get_agent(name, seed=seed)
+
+
+def _agent_for(player: int, name: str, seed: int) -> Agent:
+    """The agent for a player, seeded for this game. An agent that offers ``reseed(seed)`` is
+    kept in this process and reseeded for every game; any other is built for the game and
+    closed after it, since reusing it would make a game depend on the games its process
+    played before (and ``--workers`` would change the results)."""
+    agent = _agents.get((player, name))
+    if agent is not None:
+        agent.reseed(seed)  # type: ignore[attr-defined]  # only reseedable agents are kept
+        return agent
+    agent = build_agent(name, seed=seed)
+    if _reseedable(agent):
+        _agents[(player, name)] = agent
+    return agent
+
+
+def worker_init(stop: Event) -> None:
+    """Worker processes ignore Ctrl-C (the parent handles it and sets ``stop``) and close
+    their agents when the pool shuts them down."""
+    global _stop
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _stop = stop
+    # Finalizers run when a multiprocessing child exits (atexit handlers do not), before it
+    # waits for its own children such as an MCTS agent's pool; priority 100 runs this before
+    # the queues' own finalizers (10), which would strand that pool's shutdown.
+    mp_util.Finalize(None, close_agents, exitpriority=100)
+
+
+def play_game(spec: GameSpec) -> GameResult | None:
+    """Play one game; None when the tournament was stopped during it."""
+    agents: list[Agent] = []
+    try:
+        for s in (0, 1):
+            agents.append(_agent_for(spec.seats[s], spec.agents[s], spec.agent_seeds[s]))
+        return _play(spec, agents)
+    finally:
+        for agent in agents:
+            if not _reseedable(agent):
+                close_agent(agent)
+
+
+def _play(spec: GameSpec, agents: Sequence[Agent]) -> GameResult | None:
+    game = Game(new_game(circle=spec.circle, rules=spec.rules, first_player=0))
+    seconds = [0.0, 0.0]
+    made = [0, 0]
+    while not game.state.is_terminal():
+        if _stop is not None and _stop.is_set():
+            return None
+        seat = game.state.current_player
+        assert seat is not None
+        start = time.perf_counter()
+        try:
+            game.push(agents[seat].choose(game.state, spec.limit))
+        except PatchworkError as e:
+            raise PatchworkError(
+                f"game {spec.index + 1}, move {len(game) + 1}: {spec.agents[seat]} "
+                f"(seat {seat}) failed: {e}"
+            ) from None
+        seconds[seat] += time.perf_counter() - start
+        made[seat] += 1
+    winner = game.state.winner()
+    assert winner is not None
+    a, b = game.state.scores()
+    return GameResult(
+        spec=spec,
+        moves=tuple(str(m) for m in game.moves),
+        scores=(a, b),
+        winner=winner,
+        seconds=(seconds[0], seconds[1]),
+        moves_made=(made[0], made[1]),
+    )
