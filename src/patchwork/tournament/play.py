@@ -7,13 +7,13 @@ kept for the process's next games, any other is built for one game and closed af
 from __future__ import annotations
 
 import signal
-import time
 from collections.abc import Sequence
 from multiprocessing import util as mp_util
 from multiprocessing.synchronize import Event
 
-from ..ai import Agent, get_agent
+from ..ai import Agent, Limit, get_agent
 from ..engine import Game, PatchworkError, new_game
+from ..engine.play import Played, Seat, play_out
 from ..protocol.agent import EngineAgent
 from .results import GameResult
 from .schedule import GameSpec
@@ -91,25 +91,34 @@ def play_game(spec: GameSpec) -> GameResult | None:
                 close_agent(agent)
 
 
+def _stopped(game: Game) -> bool:
+    return _stop is not None and _stop.is_set()
+
+
+def _seat(agent: Agent, limit: Limit | None) -> Seat:
+    return lambda state: agent.choose(state, limit)
+
+
 def _play(spec: GameSpec, agents: Sequence[Agent]) -> GameResult | None:
     game = Game(new_game(circle=spec.circle, rules=spec.rules, first_player=0))
     seconds = [0.0, 0.0]
     made = [0, 0]
-    while not game.state.is_terminal():
-        if _stop is not None and _stop.is_set():
+
+    def count(played: Played) -> None:
+        seconds[played.player] += played.seconds
+        made[played.player] += 1
+
+    try:
+        seats = [_seat(agent, spec.limit) for agent in agents]
+        if not play_out(game, seats, on_move=count, stop=_stopped):
             return None
-        seat = game.state.current_player
+    except PatchworkError as e:
+        seat = game.state.current_player  # the failed move was not pushed
         assert seat is not None
-        start = time.perf_counter()
-        try:
-            game.push(agents[seat].choose(game.state, spec.limit))
-        except PatchworkError as e:
-            raise PatchworkError(
-                f"game {spec.index + 1}, move {len(game) + 1}: {spec.agents[seat]} "
-                f"(seat {seat}) failed: {e}"
-            ) from None
-        seconds[seat] += time.perf_counter() - start
-        made[seat] += 1
+        raise PatchworkError(
+            f"game {spec.index + 1}, move {len(game) + 1}: {spec.agents[seat]} "
+            f"(seat {seat}) failed: {e}"
+        ) from None
     winner = game.state.winner()
     assert winner is not None
     a, b = game.state.scores()
