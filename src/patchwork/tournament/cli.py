@@ -7,8 +7,8 @@ import math
 import sys
 
 from ..ai import Limit, agent_names
-from ..engine import PatchworkError, Rules
-from ..engine.data import EDITIONS
+from ..engine import PatchworkError
+from ..engine.rules_options import add_rules_options, rules_from_args
 from .report import print_report
 from .run import TournamentError, run_tournament
 
@@ -72,9 +72,7 @@ def _parser() -> argparse.ArgumentParser:
         help="games played at once, each in its own process (default 1: in this process)",
     )  # fmt: skip
     p.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
-    p.add_argument("--edition", choices=EDITIONS, default="revised", help="time board printing")
-    p.add_argument("--no-rotation", action="store_true", help="patches may not be turned")
-    p.add_argument("--no-flip", action="store_true", help="patches may not be mirrored")
+    add_rules_options(p)
     p.add_argument("--out", metavar="FILE", help="write the results: FILE.json or FILE.csv")
     return p
 
@@ -100,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
             "every circle is played from both seats"
         )
     try:
-        rules = Rules(args.edition, rotation=not args.no_rotation, flip=not args.no_flip)
+        rules = rules_from_args(args)
         result = run_tournament(
             args.players,
             args.games,

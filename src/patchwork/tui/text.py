@@ -24,13 +24,13 @@ from ..engine import (
     PatchworkError,
     PlaceSpecial,
     Record,
-    Rules,
     State,
     new_game,
     square_name,
 )
 from ..engine.data import FINAL_SPACE, INCOME_SPACES
 from ..engine.play import Played, play_out
+from ..engine.rules_options import rules_from_args
 from ..i18n import _, digits, error_text, fmt, ngettext
 from .describe import patch_numbers, score_lines
 from .seats import HUMAN, Seat, add_game_options, make_seats
@@ -412,7 +412,7 @@ def main(
         kinds = [HUMAN, HUMAN]
         kinds[1 - args.seat] = args.opponent
     try:
-        rules = Rules(args.edition, rotation=not args.no_rotation, flip=not args.no_flip)
+        rules = rules_from_args(args)
         seats = make_seats(kinds, args.seed)
         game = Game(new_game(seed=args.seed, rules=rules))
     except PatchworkError as e:
