@@ -7,15 +7,16 @@ number and the seat: a game's result does not depend on which process played it 
 order, so ``--workers`` changes the speed and nothing else.
 
 An application over ``ai`` (the agents) and ``protocol`` (engine programs as players), in
-modules by job: ``schedule`` (what is played), ``play`` (one game), ``results`` and
-``summary`` (what was played, and its statistics), ``files`` (JSON and CSV), ``run`` (the
-runner: workers, progress, Ctrl-C), ``report`` (the tables) and ``cli`` (the command).
+modules by job: ``schedule`` (what is played), ``play`` (one game and its result),
+``results`` and ``summary`` (what was played, and its statistics), ``files`` (JSON and CSV),
+``run`` (the runner: workers, progress, Ctrl-C), ``report`` (the tables) and ``cli`` (the
+command).
 """
 
 from .cli import main
-from .play import build_agent, play_game
+from .play import GameResult, build_agent, play_game
 from .report import print_report, report
-from .results import GameResult, TournamentResult
+from .results import TournamentResult
 from .run import TournamentError, run_tournament
 from .schedule import GameSpec, derive_seed, schedule
 from .summary import PairStats, PlayerStats, Summary

@@ -1,99 +1,58 @@
-"""The result files: JSON (settings, summary, games) or CSV (one row per game)."""
+"""The result files: JSON (settings, summary, games) or CSV (one row per game), refused
+before the games are played when they could not be written."""
 
 from __future__ import annotations
 
 import csv
-import json
 import math
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, TextIO
 
 from ..engine import PatchworkError
-
-if TYPE_CHECKING:
-    from .results import TournamentResult
 
 FORMAT = "patchwork-tournament"
 VERSION = 1
 OUT_SUFFIXES = (".json", ".csv")
 
 
-def to_dict(result: TournamentResult) -> dict[str, Any]:
-    labels = result.labels
-    out: dict[str, Any] = _finite(
-        {
-            "format": FORMAT,
-            "version": VERSION,
-            "settings": result.settings(),
-            "summary": result.summary().to_dict(),
-            "games": [g.to_dict(labels) for g in result.games],
-        }
-    )
-    return out
-
-
-def to_json(result: TournamentResult) -> str:
-    return json.dumps(to_dict(result), indent=1, allow_nan=False)
-
-
-def csv_rows(result: TournamentResult) -> list[dict[str, Any]]:
-    labels = result.labels
-    rows = []
-    for g in result.games:
-        s = g.spec
-        rows.append(
-            {
-                "index": s.index,
-                "setup": s.setup,
-                "player0": labels[s.seats[0]],
-                "player1": labels[s.seats[1]],
-                "circle_seed": s.circle_seed,
-                "score0": g.scores[0],
-                "score1": g.scores[1],
-                "winner": g.winner,
-                "winner_name": labels[g.winner_player],
-                "plies": g.plies,
-                "seconds0": round(g.seconds[0], 4),
-                "seconds1": round(g.seconds[1], 4),
-                "agent_seed0": s.agent_seeds[0],
-                "agent_seed1": s.agent_seeds[1],
-                "circle": " ".join(str(x) for x in s.circle),
-                "moves": " ".join(g.moves),
-            }
-        )
-    return rows
-
-
-def write(result: TournamentResult, path: str | Path) -> None:
-    """Write JSON ({settings, summary, games}) or CSV (one row per game) by the suffix."""
-    p = Path(path)
-    check_out_path(p)
-    try:
-        if p.suffix.lower() == ".json":
-            p.write_text(to_json(result) + "\n", "utf-8")
-        else:
-            rows = csv_rows(result)
-            with p.open("w", newline="", encoding="utf-8") as f:
-                writer = csv.DictWriter(f, fieldnames=_CSV_FIELDS)
-                writer.writeheader()
-                writer.writerows(rows)
-    except OSError as e:
-        raise PatchworkError(f"cannot write {p}: {e.strerror or e}") from None
-
-
-_CSV_FIELDS = ("index", "setup", "player0", "player1", "circle_seed", "score0", "score1", "winner",
+CSV_FIELDS = ("index", "setup", "player0", "player1", "circle_seed", "score0", "score1", "winner",
                "winner_name", "plies", "seconds0", "seconds1", "agent_seed0", "agent_seed1",
                "circle", "moves")  # fmt: skip
 
 
-def _finite(x: Any) -> Any:
+def write_text(path: Path, text: str) -> None:
+    """Write ``text`` (the JSON document) to ``path``."""
+    _write(path, lambda f: f.write(text))
+
+
+def write_csv(path: Path, rows: list[dict[str, Any]]) -> None:
+    """Write ``rows`` (one per game, with the keys of ``CSV_FIELDS``) as CSV."""
+
+    def fill(f: TextIO) -> None:
+        writer = csv.DictWriter(f, fieldnames=CSV_FIELDS)
+        writer.writeheader()
+        writer.writerows(rows)
+
+    _write(path, fill, newline="")
+
+
+def _write(path: Path, fill: Callable[[TextIO], object], newline: str | None = None) -> None:
+    try:
+        with path.open("w", newline=newline, encoding="utf-8") as f:
+            fill(f)
+    except OSError as e:
+        raise PatchworkError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+def finite(x: Any) -> Any:
     """JSON has no infinities or NaN: an unbounded or missing value becomes null."""
     if isinstance(x, float):
         return x if math.isfinite(x) else None
     if isinstance(x, dict):
-        return {k: _finite(v) for k, v in x.items()}
+        return {k: finite(v) for k, v in x.items()}
     if isinstance(x, list | tuple):
-        return [_finite(v) for v in x]
+        return [finite(v) for v in x]
     return x
 
 

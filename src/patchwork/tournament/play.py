@@ -8,15 +8,67 @@ from __future__ import annotations
 
 import signal
 from collections.abc import Sequence
+from dataclasses import dataclass
 from multiprocessing import util as mp_util
 from multiprocessing.synchronize import Event
+from typing import Any
 
 from ..ai import Agent, Limit, get_agent
 from ..engine import Game, PatchworkError, new_game
 from ..engine.play import Played, Seat, play_out
 from ..protocol.agent import EngineAgent
-from .results import GameResult
 from .schedule import GameSpec
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A finished game; ``winner``, ``scores``, ``seconds`` and ``moves_made`` are by seat."""
+
+    spec: GameSpec
+    moves: tuple[str, ...]
+    scores: tuple[int, int]
+    winner: int
+    seconds: tuple[float, float]
+    moves_made: tuple[int, int]
+
+    @property
+    def plies(self) -> int:
+        return len(self.moves)
+
+    @property
+    def winner_player(self) -> int:
+        return self.spec.seats[self.winner]
+
+    @property
+    def loser_player(self) -> int:
+        return self.spec.seats[1 - self.winner]
+
+    def margin(self, player: int) -> int:
+        """``player``'s score minus the opponent's."""
+        seat = self.spec.seats.index(player)
+        return self.scores[seat] - self.scores[1 - seat]
+
+    def to_dict(self, labels: Sequence[str]) -> dict[str, Any]:
+        s = self.spec
+        return {
+            "index": s.index,
+            "setup": s.setup,
+            "pair": [labels[s.pair[0]], labels[s.pair[1]]],
+            "players": [labels[s.seats[0]], labels[s.seats[1]]],
+            "agents": list(s.agents),
+            "agent_seeds": list(s.agent_seeds),
+            "circle_seed": s.circle_seed,
+            "circle": list(s.circle),
+            "first_player": 0,
+            "moves": list(self.moves),
+            "scores": list(self.scores),
+            "winner": self.winner,
+            "winner_name": labels[self.winner_player],
+            "plies": self.plies,
+            "moves_made": list(self.moves_made),
+            "seconds": [round(x, 4) for x in self.seconds],
+        }
+
 
 # Reseedable agents of this process by (player index, name), reused across games.
 _agents: dict[tuple[int, str], Agent] = {}

@@ -1,8 +1,9 @@
-"""What a tournament played: each finished game, and the games so far with their settings."""
+"""What a tournament has played so far and how it was set up, with its statistics and its
+JSON and CSV forms."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -10,69 +11,10 @@ from typing import Any
 from ..ai import Limit
 from ..engine import Rules
 from . import files
-from .schedule import GameSpec
-from .summary import Summary, summarise
-
-
-@dataclass(frozen=True)
-class GameResult:
-    """A finished game; ``winner``, ``scores``, ``seconds`` and ``moves_made`` are by seat."""
-
-    spec: GameSpec
-    moves: tuple[str, ...]
-    scores: tuple[int, int]
-    winner: int
-    seconds: tuple[float, float]
-    moves_made: tuple[int, int]
-
-    @property
-    def plies(self) -> int:
-        return len(self.moves)
-
-    @property
-    def winner_player(self) -> int:
-        return self.spec.seats[self.winner]
-
-    @property
-    def loser_player(self) -> int:
-        return self.spec.seats[1 - self.winner]
-
-    def margin(self, player: int) -> int:
-        """``player``'s score minus the opponent's."""
-        seat = self.spec.seats.index(player)
-        return self.scores[seat] - self.scores[1 - seat]
-
-    def to_dict(self, labels: Sequence[str]) -> dict[str, Any]:
-        s = self.spec
-        return {
-            "index": s.index,
-            "setup": s.setup,
-            "pair": [labels[s.pair[0]], labels[s.pair[1]]],
-            "players": [labels[s.seats[0]], labels[s.seats[1]]],
-            "agents": list(s.agents),
-            "agent_seeds": list(s.agent_seeds),
-            "circle_seed": s.circle_seed,
-            "circle": list(s.circle),
-            "first_player": 0,
-            "moves": list(self.moves),
-            "scores": list(self.scores),
-            "winner": self.winner,
-            "winner_name": labels[self.winner_player],
-            "plies": self.plies,
-            "moves_made": list(self.moves_made),
-            "seconds": [round(x, 4) for x in self.seconds],
-        }
-
-
-def _labels(agents: Sequence[str]) -> list[str]:
-    """Display names, numbered where the same agent plays more than once."""
-    out: list[str] = []
-    for i, name in enumerate(agents):
-        if agents.count(name) > 1:
-            out.append(f"{name}#{agents[: i + 1].count(name)}")
-        else:
-            out.append(name)
-    return out
+from .files import check_out_path
+from .play import GameResult
+from .schedule import player_labels
+from .summary import Summary, summarise, wins
 
 
 @dataclass
@@ -92,17 +34,15 @@ class TournamentResult:
 
     @property
     def labels(self) -> list[str]:
-        return _labels(self.agents)
+        return player_labels(self.agents)
 
     def wins(self) -> list[int]:
-        out = [0] * len(self.agents)
-        for g in self.games:
-            out[g.winner_player] += 1
-        return out
+        """Games won by each player."""
+        return wins(len(self.agents), self.games)
 
     def summary(self) -> Summary:
         """Win rates, Elo and margins of the games so far."""
-        return summarise(self)
+        return summarise(self.agents, self.games, self.seed)
 
     def settings(self) -> dict[str, Any]:
         limit = self.limit
@@ -124,8 +64,54 @@ class TournamentResult:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON document: {format, version, settings, summary, games}."""
-        return files.to_dict(self)
+        labels = self.labels
+        out: dict[str, Any] = files.finite(
+            {
+                "format": files.FORMAT,
+                "version": files.VERSION,
+                "settings": self.settings(),
+                "summary": self.summary().to_dict(),
+                "games": [g.to_dict(labels) for g in self.games],
+            }
+        )
+        return out
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=1, allow_nan=False)
+
+    def csv_rows(self) -> list[dict[str, Any]]:
+        """One row per game, for the CSV file."""
+        labels = self.labels
+        rows = []
+        for g in self.games:
+            s = g.spec
+            rows.append(
+                {
+                    "index": s.index,
+                    "setup": s.setup,
+                    "player0": labels[s.seats[0]],
+                    "player1": labels[s.seats[1]],
+                    "circle_seed": s.circle_seed,
+                    "score0": g.scores[0],
+                    "score1": g.scores[1],
+                    "winner": g.winner,
+                    "winner_name": labels[g.winner_player],
+                    "plies": g.plies,
+                    "seconds0": round(g.seconds[0], 4),
+                    "seconds1": round(g.seconds[1], 4),
+                    "agent_seed0": s.agent_seeds[0],
+                    "agent_seed1": s.agent_seeds[1],
+                    "circle": " ".join(str(x) for x in s.circle),
+                    "moves": " ".join(g.moves),
+                }
+            )
+        return rows
 
     def write(self, path: str | Path) -> None:
         """Write JSON ({settings, summary, games}) or CSV (one row per game) by the suffix."""
-        files.write(self, path)
+        p = Path(path)
+        check_out_path(p)
+        if p.suffix.lower() == ".json":
+            files.write_text(p, self.to_json() + "\n")
+        else:
+            files.write_csv(p, self.csv_rows())

@@ -23,8 +23,16 @@ from rich.progress import (
 from ..ai import Limit
 from ..engine import PatchworkError, Rules
 from .files import check_out_path
-from .play import EXTERNAL_PREFIX, build_agent, close_agent, close_agents, play_game, worker_init
-from .results import GameResult, TournamentResult
+from .play import (
+    EXTERNAL_PREFIX,
+    GameResult,
+    build_agent,
+    close_agent,
+    close_agents,
+    play_game,
+    worker_init,
+)
+from .results import TournamentResult
 from .schedule import GameSpec, schedule
 
 

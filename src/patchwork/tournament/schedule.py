@@ -70,3 +70,14 @@ def schedule(
                     )
                 )
     return specs
+
+
+def player_labels(agents: Sequence[str]) -> list[str]:
+    """Display names, numbered where the same agent plays more than once."""
+    out: list[str] = []
+    for i, name in enumerate(agents):
+        if agents.count(name) > 1:
+            out.append(f"{name}#{agents[: i + 1].count(name)}")
+        else:
+            out.append(name)
+    return out

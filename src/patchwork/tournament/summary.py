@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from ..ai import stats
+from .schedule import player_labels
 
 if TYPE_CHECKING:
-    from .results import TournamentResult
+    from .play import GameResult
 
 BOOTSTRAP_SAMPLES = 200
 
@@ -99,25 +101,33 @@ def _rate(wins: int, games: int) -> float:
     return wins / games if games else math.nan
 
 
-def summarise(result: TournamentResult) -> Summary:
+def wins(players: int, games: Sequence[GameResult]) -> list[int]:
+    """Games won by each of ``players`` players."""
+    out = [0] * players
+    for g in games:
+        out[g.winner_player] += 1
+    return out
+
+
+def summarise(agents: Sequence[str], games: Sequence[GameResult], seed: int) -> Summary:
     """Win rates (Wilson intervals), Elo (from the score for two players, a Bradley-Terry fit
     with bootstrap intervals for more) and mean margins of the games played so far."""
-    k = len(result.agents)
-    labels = result.labels
-    played = [[g for g in result.games if p in g.spec.seats] for p in range(k)]
-    wins = result.wins()
-    outcomes = [(g.winner_player, g.loser_player) for g in result.games]
+    k = len(agents)
+    labels = player_labels(agents)
+    played = [[g for g in games if p in g.spec.seats] for p in range(k)]
+    won = wins(k, games)
+    outcomes = [(g.winner_player, g.loser_player) for g in games]
     if k == 2:
-        n = len(result.games)
-        elo = [0.0, stats.elo_from_score(wins[1] / n) if n else math.nan]
-        elo_ci = [(0.0, 0.0), stats.elo_interval(wins[1], n) if n else (math.nan, math.nan)]
+        n = len(games)
+        elo = [0.0, stats.elo_from_score(won[1] / n) if n else math.nan]
+        elo_ci = [(0.0, 0.0), stats.elo_interval(won[1], n) if n else (math.nan, math.nan)]
         method = "score"
     else:
         matrix = stats.win_matrix(outcomes, k)
         method = "bradley-terry" if stats.has_mle(matrix) else "bradley-terry+prior"
         elo = stats.fit_elo(matrix, anchor=0)
         elo_ci = stats.bootstrap_elo_intervals(
-            outcomes, k, samples=BOOTSTRAP_SAMPLES, seed=result.seed, anchor=0
+            outcomes, k, samples=BOOTSTRAP_SAMPLES, seed=seed, anchor=0
         )
     players = []
     for p in range(k):
@@ -128,11 +138,11 @@ def summarise(result: TournamentResult) -> Summary:
         players.append(
             PlayerStats(
                 label=labels[p],
-                agent=result.agents[p],
+                agent=agents[p],
                 games=len(gs),
-                wins=wins[p],
-                win_rate=_rate(wins[p], len(gs)),
-                win_interval=stats.wilson_interval(wins[p], len(gs)),
+                wins=won[p],
+                win_rate=_rate(won[p], len(gs)),
+                win_interval=stats.wilson_interval(won[p], len(gs)),
                 elo=elo[p],
                 elo_interval=elo_ci[p],
                 mean_margin=mean,
@@ -142,7 +152,7 @@ def summarise(result: TournamentResult) -> Summary:
         )
     pairs = []
     for i, j in combinations(range(k), 2):
-        gs = [g for g in result.games if g.spec.pair == (i, j)]
+        gs = [g for g in games if g.spec.pair == (i, j)]
         wi = sum(1 for g in gs if g.winner_player == i)
         mean, half = stats.mean_interval([float(g.margin(i)) for g in gs])
         pairs.append(
@@ -156,8 +166,8 @@ def summarise(result: TournamentResult) -> Summary:
                 margin_halfwidth=half,
             )
         )
-    n = len(result.games)
-    first = sum(1 for g in result.games if g.winner == 0)
+    n = len(games)
+    first = sum(1 for g in games if g.winner == 0)
     return Summary(
         players=players,
         pairs=pairs,
