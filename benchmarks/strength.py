@@ -17,7 +17,7 @@ import json
 import sys
 from pathlib import Path
 
-from patchwork.ai.tournament import run_tournament
+from patchwork.tournament import run_tournament
 
 RESULTS = Path(__file__).parent / "results"
 

@@ -15,10 +15,10 @@ import pytest
 
 import patchwork as pw
 from patchwork.ai import get_agent
+from patchwork.ai.warmup import warm_up_search
 from patchwork.protocol import cg_host, codingame
 from patchwork.protocol.cg_host import AgentSeat, BotSeat, HostResult, host_game
 from patchwork.protocol.codingame import RULES
-from patchwork.protocol.warmup import warm_up
 
 BOTS = Path(__file__).parent / "bots"
 PYTHON = shlex.quote(sys.executable)
@@ -29,7 +29,7 @@ CG_BOT = f"{PYTHON} -m patchwork.protocol.cg_bot"
 @pytest.fixture(scope="module", autouse=True)
 def compiled_code_cached() -> None:
     """Load (or compile, once, into Numba's cache) what the bot processes will load."""
-    warm_up(RULES)
+    warm_up_search(RULES)
 
 
 # Tests that are not about time give the test bot five times the arena's limits, so that a

@@ -14,11 +14,11 @@ import pytest
 
 import patchwork as pw
 from patchwork.ai import Limit
+from patchwork.ai.warmup import warm_up_search
 from patchwork.protocol import Engine, EngineError, Info, OptionSpec
 from patchwork.protocol.engine_protocol import GoParams, allot_time, parse_go
 from patchwork.protocol.engine_server import EngineServer
 from patchwork.protocol.process import Child
-from patchwork.protocol.warmup import warm_up
 
 BOTS = Path(__file__).parent / "bots"
 ENGINE = [sys.executable, "-m", "patchwork.protocol.engine_server"]
@@ -28,7 +28,7 @@ FAKE = f"{shlex.quote(sys.executable)} {shlex.quote(str(BOTS / 'fake_engine.py')
 @pytest.fixture(scope="module", autouse=True)
 def compiled_code_cached() -> None:
     """Load (or compile, once, into Numba's cache) what the engine processes will load."""
-    warm_up(pw.Rules())
+    warm_up_search(pw.Rules())
 
 
 class Session:

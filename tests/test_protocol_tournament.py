@@ -10,9 +10,9 @@ import pytest
 
 import patchwork as pw
 from patchwork.ai import Limit
-from patchwork.ai.tournament import build_agent, main, run_tournament
+from patchwork.ai.warmup import warm_up_search
 from patchwork.protocol.agent import EngineAgent
-from patchwork.protocol.warmup import warm_up
+from patchwork.tournament import build_agent, main, run_tournament
 
 BOTS = Path(__file__).parent / "bots"
 ENGINE = f"cmd:{shlex.quote(sys.executable)} -m patchwork.protocol.engine_server"
@@ -21,7 +21,7 @@ FAKE = f"cmd:{shlex.quote(sys.executable)} {shlex.quote(str(BOTS / 'fake_engine.
 
 @pytest.fixture(scope="module", autouse=True)
 def compiled_code_cached() -> None:
-    warm_up(pw.Rules())
+    warm_up_search(pw.Rules())
 
 
 def test_an_engine_program_plays_a_tournament() -> None:

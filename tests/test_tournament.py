@@ -12,8 +12,9 @@ from typing import Any, ClassVar
 import pytest
 
 import patchwork as pw
-from patchwork.ai import Limit, get_agent, stats, tournament
-from patchwork.ai.tournament import (
+from patchwork import tournament
+from patchwork.ai import Limit, get_agent, stats
+from patchwork.tournament import (
     GameResult,
     TournamentError,
     TournamentResult,
@@ -21,6 +22,7 @@ from patchwork.ai.tournament import (
     run_tournament,
     schedule,
 )
+from patchwork.tournament import play as tournament_play
 
 # -- statistics ---------------------------------------------------------------------------------
 
@@ -247,7 +249,7 @@ def test_interrupt_keeps_finished_games(
     stop_at = sum(g.plies for g in first_two.games) + 5
     Interrupting.moves = 0
     monkeypatch.setattr(
-        tournament, "get_agent", lambda name, seed=None: Interrupting(stop_at, seed)
+        tournament_play, "get_agent", lambda name, seed=None: Interrupting(stop_at, seed)
     )
     path = tmp_path / "r.json"
     assert main(["random", "random", "--games", "6", "--out", str(path)]) == 130
@@ -271,7 +273,7 @@ class Cheating:
 def test_a_failing_agent_is_reported_with_the_games_so_far(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(tournament, "get_agent", lambda name, seed=None: Cheating(seed))
+    monkeypatch.setattr(tournament_play, "get_agent", lambda name, seed=None: Cheating(seed))
     with pytest.raises(TournamentError) as info:
         run_tournament(["x", "y"], 2, progress=False)
     assert "game 1, move 1" in str(info.value)
@@ -306,7 +308,7 @@ class Reseedable:
 def test_reseedable_agents_are_reused_and_closed(monkeypatch: pytest.MonkeyPatch) -> None:
     plain = run_tournament(["random", "random"], 4, progress=False)
     Reseedable.built = []
-    monkeypatch.setattr(tournament, "get_agent", lambda name, seed=None: Reseedable(seed))
+    monkeypatch.setattr(tournament_play, "get_agent", lambda name, seed=None: Reseedable(seed))
     result = run_tournament(["a", "b"], 4, progress=False)
     playing = [a for a in Reseedable.built if len(a.seeds) > 1]
     assert len(playing) == 2 and all(a.closed for a in Reseedable.built)

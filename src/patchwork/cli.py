@@ -22,7 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         N_("run the game server (HTTP and websockets, games in a database)"),
     ),
     "tournament": (
-        "patchwork.ai.tournament",
+        "patchwork.tournament.cli",
         N_("play agents against each other and measure them"),
     ),
     "engine": ("patchwork.protocol.engine_server", N_("speak the engine protocol on stdin/stdout")),

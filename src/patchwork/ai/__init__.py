@@ -1,4 +1,4 @@
-"""Players that are not people: agents, search, analysis and tournaments."""
+"""Players that are not people: agents, search and analysis."""
 
 from .agents import Agent, GreedyAgent, RandomAgent
 from .analysis import analyse

@@ -143,11 +143,11 @@ _WORKER_TREE: mcts.Tree | None = None
 
 
 def _worker_init() -> None:
-    # Ctrl-C is the parent's to handle (it stops the search); load the compiled kernels
-    # before the first search is timed.
+    # Ctrl-C is the parent's to handle (it stops the search). The worker's own job, run once
+    # on a tiny search, loads the compiled kernels before the first search is timed (the
+    # other warm-ups, in ai/warmup.py, sit above this module).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    warm = mcts.Tree(64)
-    warm.run(new_game(seed=0).vector, 2, mcts.Params())
+    _worker_search(new_game(seed=0).vector, Limit(iterations=2), mcts.Params(), 0)
 
 
 def _worker_search(

@@ -21,6 +21,7 @@ import time
 from typing import IO
 
 from ..ai import Agent, Limit, MCTSAgent, agent_names, endgame, get_agent
+from ..ai.warmup import warm_up_search
 from ..engine import Move, PatchworkError, State
 from .codingame import (
     FIRST_TURN_SECONDS,
@@ -37,7 +38,6 @@ from .codingame import (
     referee_move,
     state_from_view,
 )
-from .warmup import warm_up
 
 ENDGAME_BUDGET = 20_000  # exact-search nodes a turn: a failed attempt must stay cheap
 
@@ -217,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
         agent = get_agent(args.agent, seed=args.seed)
     if not args.no_warmup:
         if isinstance(agent, MCTSAgent):
-            warm_up(RULES, agent)
+            warm_up_search(RULES, agent)
         gc.collect()
     gc.freeze()  # what the warm-up left is permanent: collections stay short
     bot = CodinGameBot(

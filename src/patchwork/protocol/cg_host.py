@@ -21,6 +21,7 @@ from typing import Protocol
 
 from ..ai import Agent, agent_names, get_agent
 from ..engine import Game, Move, PatchworkError, Record, State, new_game
+from ..engine.play import play_out
 from .agent import EngineAgent
 from .codingame import (
     FIRST_TURN_SECONDS,
@@ -198,12 +199,9 @@ def host_game(
     logs: tuple[list[str], list[str]] = ([], [])  # each player's moves the other has not seen
     names = (seats[0].name, seats[1].name)
     notes: list[tuple[int, int, str]] = []
-    termination, winner, reason = "finished", None, None
-    while not game.state.is_terminal():
-        state = game.state
-        if max_turns and len(game) >= max_turns:
-            termination, reason = "abandoned", f"the turn limit ({max_turns}) was reached"
-            break
+    forfeits: list[tuple[int, tuple[str, str]]] = []  # (player, (termination, reason))
+
+    def ask(state: State) -> Move | None:
         player = state.current_player
         assert player is not None
         seen, logs[1 - player][:] = list(logs[1 - player]), []
@@ -212,16 +210,25 @@ def host_game(
             on_turn(len(game) + 1, player, turn)
         if turn.move is None:
             assert turn.forfeit is not None
-            termination, reason = turn.forfeit
-            winner = 1 - player
-            reason = f"player {player} ({names[player]}) lost: {reason}"
-            break
+            forfeits.append((player, turn.forfeit))
+            return None
         if turn.note is not None:
             notes.append((len(game) + 1, player, turn.note))
         logs[player].append(command_text(turn.move, state))
-        game.push(turn.move)
-    if termination == "finished":
+        return turn.move
+
+    def turn_limit(game: Game) -> bool:
+        return bool(max_turns) and len(game) >= max_turns
+
+    termination, winner, reason = "finished", None, None
+    if play_out(game, (ask, ask), stop=turn_limit):
         winner = game.state.winner()
+    elif forfeits:
+        player, (termination, why) = forfeits[0]
+        winner = 1 - player
+        reason = f"player {player} ({names[player]}) lost: {why}"
+    else:
+        termination, reason = "abandoned", f"the turn limit ({max_turns}) was reached"
     return HostResult(
         game=game,
         names=names,

@@ -19,6 +19,7 @@ from typing import IO
 from .. import __version__
 from ..ai import Agent, Limit, MCTSAgent, SearchResult, get_agent
 from ..ai import search as search_module
+from ..ai.warmup import warm_up_search
 from ..engine import PatchworkError, Rules, State, new_game
 from ..engine.data import EDITIONS
 from .engine_protocol import (
@@ -34,7 +35,6 @@ from .engine_protocol import (
     parse_position,
     parse_setoption,
 )
-from .warmup import warm_up
 
 NAME = "patchwork-game"
 MAX_LINE = 1 << 20
@@ -279,7 +279,7 @@ class EngineServer:
         if self._warm:
             return
         if isinstance(agent, MCTSAgent):
-            warm_up(self._rules())
+            warm_up_search(self._rules())
         else:
             agent.choose(new_game(seed=0, rules=self._rules()))
         self._warm = True

@@ -12,7 +12,8 @@ import time
 from typing import Any
 
 from ..ai import Agent, Limit, MCTSAgent, analyse, level
-from ..engine import Buy, State, new_game, square_name
+from ..ai.warmup import warm_up_levels
+from ..engine import Buy, State, square_name
 
 # The searching levels keep their agent (and its trees and pools) between moves.
 _AGENTS: dict[int, Agent] = {}
@@ -41,9 +42,7 @@ def _watch(server_pid: int) -> None:
 
 def warm_up() -> bool:
     """Load the compiled kernels before the first real request is timed."""
-    state = new_game(seed=0)
-    level(1, seed=0).choose(state)
-    level(2, seed=0).choose(state)
+    warm_up_levels()
     return True
 
 

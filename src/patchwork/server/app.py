@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
-from ..engine import new_game
+from ..ai.warmup import warm_up_engine
 from ..i18n import N_, Translator, translator
 from . import i18n_routes, routes, views, webpages, ws
 from .ai_runner import AIRunner
@@ -56,14 +56,7 @@ def _describe(exc: RequestValidationError, t: Translator) -> str:
 
 def _warm_up_engine() -> None:
     """Load (or compile) every kernel the server calls before the first request needs it."""
-    state = new_game(seed=0)
-    while not state.is_terminal():
-        move = state.legal_moves()[-1]
-        state.check_legal(move)
-        state = state.apply(move)
-    state.scores()
-    state.winner()
-    views.state_view(state)
+    views.state_view(warm_up_engine())
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

@@ -16,6 +16,7 @@ from textual.screen import Screen
 
 from .. import i18n
 from ..engine import Game, PatchworkError, Rules, new_game
+from ..engine.rules_options import rules_from_args
 from ..i18n import _, error_text, fmt
 from .game_screen import GameScreen
 from .options import AppOptions
@@ -116,7 +117,7 @@ def setup(args: argparse.Namespace) -> tuple[Session, AppOptions]:
         kinds[1 - args.seat] = args.opponent
     if not args.hint_time > 0 or args.delay < 0:
         raise PatchworkError(_("--hint-time must be positive and --delay not negative"))
-    rules = Rules(args.edition, rotation=not args.no_rotation, flip=not args.no_flip)
+    rules = rules_from_args(args)
     if args.load:
         try:
             game = Session.load(args.load)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from ..ai import Agent, agent_names, get_agent
 from ..engine import PatchworkError
+from ..engine.rules_options import add_rules_options
 from ..i18n import _, fmt
 
 HUMAN = "human"
@@ -62,14 +63,7 @@ def add_game_options(parser: argparse.ArgumentParser, opponent: str, watch: str)
         help=fmt(_("set both seats instead, e.g. --agents {agents} to watch a game"), agents=watch),
     )
     parser.add_argument("--seed", type=int, help=_("seed for the setup and the agents"))
-    parser.add_argument(
-        "--edition",
-        choices=("revised", "original"),
-        default="revised",
-        help=_("time board printing: where the special patches lie (default revised)"),
-    )
-    parser.add_argument("--no-rotation", action="store_true", help=_("patches may not be turned"))
-    parser.add_argument("--no-flip", action="store_true", help=_("patches may not be mirrored"))
+    add_rules_options(parser, translate=_)
     parser.add_argument(
         "--lang",
         metavar="LANG",

@@ -25,18 +25,20 @@ from ..engine import (
     PlaceSpecial,
     Player,
     Record,
-    Rules,
     State,
     new_game,
     square_name,
 )
 from ..engine.data import FINAL_SPACE, INCOME_SPACES
+from ..engine.play import Played, play_out
+from ..engine.rules_options import rules_from_args
 from ..i18n import _, digits, error_text, fmt, ngettext
 from .describe import patch_numbers, score_lines
 from .seats import HUMAN, Seat, add_game_options, make_seats
 
 InputFn = Callable[[str], str]
 Outcome = Literal["finished", "quit", "interrupted"]
+Request = Literal["undo", "quit"]  # what a person may ask for instead of a move
 
 COLUMN_LABELS = " ".join("abcdefghi")
 QUILT_WIDTH = 28  # one player's column in the side-by-side view
@@ -273,20 +275,25 @@ def _movers(game: Game) -> list[int]:
     return movers
 
 
+def _last_human_move(game: Game, seats: Sequence[Seat]) -> int | None:
+    """How many moves came before the last one a person made (None: no person has moved)."""
+    humans = [i for i, p in enumerate(_movers(game)) if seats[p].agent is None]
+    return humans[-1] if humans else None
+
+
 def _undo(game: Game, seats: Sequence[Seat], write: Callable[[str], None]) -> None:
     """Take back to the last position where a person was to move."""
-    humans = [i for i, p in enumerate(_movers(game)) if seats[p].agent is None]
-    if not humans:
-        write(_("Nothing to take back yet."))
-        return
-    taken = [game.pop() for _i in range(len(game) - humans[-1])]
+    back_to = _last_human_move(game, seats)
+    assert back_to is not None
+    taken = [game.pop() for _i in range(len(game) - back_to)]
     write(fmt(_("Took back: {moves}"), moves=" ".join(str(m) for m in reversed(taken))))
 
 
 def _human_turn(
     game: Game, seats: Sequence[Seat], input_fn: InputFn, write: Callable[[str], None]
-) -> bool:
-    """Read commands until a move is played or taken back (True) or the person quits (False)."""
+) -> Move | Request:
+    """Read commands until the person plays a move, asks to take back (when there is
+    something to take back) or quits."""
     state = game.state
     p = state.current_player
     assert p is not None
@@ -295,32 +302,27 @@ def _human_turn(
             text = i18n.ascii_digits(input_fn(fmt(_("{name} move> "), name=_who(seats, p))))
         except EOFError:
             write("\n" + _("End of input: quitting."))
-            return False
+            return "quit"
         command, _sep, arg = text.strip().partition(" ")
         command = command.lower()
         if not command:
             continue
         if command in ("quit", "exit", "q"):
-            return False
+            return "quit"
         if command in ("help", "?", "h"):
             write(help_text(state))
         elif command == "moves":
             write(moves_text(state, arg.strip()))
         elif command == "undo":
-            before = len(game)
-            _undo(game, seats, write)
-            if len(game) != before:
-                return True
+            if _last_human_move(game, seats) is not None:
+                return "undo"
+            write(_("Nothing to take back yet."))
         else:
             try:
-                move = Move.parse(text, state)
+                return Move.parse(text, state)
             except PatchworkError as e:
                 hint = _("(type 'help' for the notation, 'moves' for the legal moves)")
                 write(f"{error_text(e)}\n{hint}")
-                continue
-            game.push(move)
-            write(fmt(_("{name} plays {move}"), name=_who(seats, p), move=str(move)))
-            return True
 
 
 def play(
@@ -338,21 +340,30 @@ def play(
         stream.write(text + "\n")
         stream.flush()
 
+    requests: list[Request] = []  # what a person asked for instead of a move
+
+    def ask(state: State) -> Move | None:
+        p = state.current_player
+        assert p is not None
+        agent = seats[p].agent
+        if agent is not None:
+            return agent.choose(state, limit)
+        write("\n" + render_state(state, seats))
+        answer = _human_turn(game, seats, input_fn, write)
+        if isinstance(answer, str):
+            requests.append(answer)
+            return None
+        return answer
+
+    def played(turn: Played) -> None:
+        write(fmt(_("{name} plays {move}"), name=_who(seats, turn.player), move=str(turn.move)))
+
     try:
-        while not game.state.is_terminal():
-            state = game.state
-            p = state.current_player
-            assert p is not None
-            agent = seats[p].agent
-            if agent is None:
-                write("\n" + render_state(state, seats))
-                if not _human_turn(game, seats, input_fn, write):
-                    write(_("Game stopped."))
-                    return "quit"
-            else:
-                move = agent.choose(state, limit)
-                game.push(move)
-                write(fmt(_("{name} plays {move}"), name=_who(seats, p), move=str(move)))
+        while not play_out(game, (ask, ask), on_move=played):
+            if requests.pop() == "quit":
+                write(_("Game stopped."))
+                return "quit"
+            _undo(game, seats, write)
     except KeyboardInterrupt:
         write("\n" + _("Interrupted."))
         return "interrupted"
@@ -402,7 +413,7 @@ def main(
         kinds = [HUMAN, HUMAN]
         kinds[1 - args.seat] = args.opponent
     try:
-        rules = Rules(args.edition, rotation=not args.no_rotation, flip=not args.no_flip)
+        rules = rules_from_args(args)
         seats = make_seats(kinds, args.seed)
         game = Game(new_game(seed=args.seed, rules=rules))
     except PatchworkError as e:

@@ -1,0 +1,65 @@
+"""Load the compiled code before a clock is running.
+
+Numba loads each kernel from its on-disk cache on first use (or compiles it), a fraction of a
+second each: a bot with 100 ms a turn or a server's first request cannot afford that. Each
+function here runs one part of the compiled code once, on positions of its own, so that every
+process loads what it will use and nothing more. (A search worker process warms up by running
+its own job once: see ``search._worker_init``.)
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..engine import Rules, State, new_game
+from . import endgame
+from .levels import level
+from .limit import Limit
+from .search import MCTSAgent
+
+
+def warm_up_engine(rules: Rules | None = None) -> State:
+    """The rules: play one game through (legal moves, the legality check, apply, scores and
+    the winner); returns the final position."""
+    state = new_game(seed=0, rules=rules)
+    while not state.is_terminal():
+        move = state.legal_moves()[-1]
+        state.check_legal(move)
+        state = state.apply(move)
+    state.scores()
+    state.winner()
+    return state
+
+
+def warm_up_levels(rules: Rules | None = None) -> None:
+    """The agents that do not search: the playout policy (level 1) and the one-move look-ahead
+    (level 2)."""
+    state = new_game(seed=0, rules=rules)
+    level(1, seed=0).choose(state)
+    level(2, seed=0).choose(state)
+
+
+def near_end_position(rules: Rules, seed: int = 0) -> State:
+    """A position from a random game, close enough to the end for the exact search."""
+    rng = random.Random(seed)
+    state = new_game(seed=seed, rules=rules)
+    while not state.is_terminal() and not endgame.near_end(state):
+        codes = state.legal_move_codes()
+        # Mostly advance-or-buy decisions as a person would take them: any legal move will do.
+        state = state.apply_code(int(codes[rng.randrange(len(codes))]))
+    return state
+
+
+def warm_up_search(rules: Rules, agent: MCTSAgent | None = None) -> None:
+    """Every path a search takes: the tree search, tree reuse after a move and the exact
+    endgame search (on ``agent`` if given, so that its own tree is allocated too)."""
+    searcher = agent or MCTSAgent(limit=Limit(iterations=64), seed=0)
+    state = new_game(seed=0, rules=rules)
+    result = searcher.search(state, Limit(iterations=64))
+    searcher.search(state.apply(result.best_move), Limit(iterations=64))  # tree reuse
+    end = near_end_position(rules)
+    if not end.is_terminal():
+        endgame.solve_state(end, 2_000)
+        searcher.search(end, Limit(iterations=16))
+    if agent is None:
+        searcher.close()

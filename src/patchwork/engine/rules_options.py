@@ -1,0 +1,43 @@
+"""The rules options on a command line: ``--edition``, ``--no-rotation`` and ``--no-flip``.
+
+Every command that sets up games (``patchwork play``, ``patchwork tournament``) adds them with
+:func:`add_rules_options` and reads them back with :func:`rules_from_args`, so they are
+spelled, explained and turned into :class:`Rules` once. The help texts are English templates
+marked with ``N_``; a command that speaks its reader's language passes its ``translate``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+
+from .data import EDITIONS
+from .errors import N_
+from .rules import Rules
+
+
+def _english(text: str) -> str:
+    return text
+
+
+def add_rules_options(
+    parser: argparse.ArgumentParser, translate: Callable[[str], str] = _english
+) -> None:
+    """Add ``--edition``, ``--no-rotation`` and ``--no-flip`` to ``parser``."""
+    parser.add_argument(
+        "--edition",
+        choices=EDITIONS,
+        default=Rules().edition,
+        help=translate(N_("time board printing: where the special patches lie (default revised)")),
+    )
+    parser.add_argument(
+        "--no-rotation", action="store_true", help=translate(N_("patches may not be turned"))
+    )
+    parser.add_argument(
+        "--no-flip", action="store_true", help=translate(N_("patches may not be mirrored"))
+    )
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    """The :class:`Rules` that the options of :func:`add_rules_options` ask for."""
+    return Rules(args.edition, rotation=not args.no_rotation, flip=not args.no_flip)

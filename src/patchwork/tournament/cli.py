@@ -1,0 +1,129 @@
+"""``patchwork tournament``: the command line over :func:`run_tournament` and its report."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+
+from ..ai import Limit, agent_names
+from ..engine import PatchworkError
+from ..engine.rules_options import add_rules_options, rules_from_args
+from .report import print_report
+from .run import TournamentError, run_tournament
+
+EPILOG = """\
+Each pair of players (a round robin for three or more) plays --games games: every random
+circle twice, seats swapped; an odd number is rounded up. Circles and agent seeds come from
+--seed, so a tournament is reproducible whatever --workers is (searches limited by time
+are the exception). Without --time or --iterations each agent thinks as long as it
+normally does (levels 3 and 4: 100 and 10,000 iterations, level 5: 5 s). Ctrl-C stops:
+the finished games are reported and written to --out.
+
+players: {names};
+or cmd:COMMAND, a program speaking the engine protocol (docs/protocol.md), quoted as one
+argument: "cmd:./mybot --flag". Each worker process starts it once and stops it at the end.
+"""
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
+    return value
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="patchwork tournament",
+        description="Play agents against each other and report win rates and Elo.",
+        epilog=EPILOG.format(names=", ".join(agent_names())),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "players", nargs="+", metavar="PLAYER", help="two or more agent names or cmd:COMMAND"
+    )
+    p.add_argument(
+        "--games", type=_positive_int, default=10, metavar="N",
+        help="games per pair (default 10; an odd number is rounded up)",
+    )  # fmt: skip
+    p.add_argument(
+        "--time", type=_positive_float, metavar="S", help="seconds per move for every agent"
+    )
+    p.add_argument(
+        "--iterations", type=_positive_int, metavar="K",
+        help="search iterations per move for every agent (with --time: whichever ends first)",
+    )  # fmt: skip
+    p.add_argument(
+        "--workers", type=_positive_int, default=1, metavar="W",
+        help="games played at once, each in its own process (default 1: in this process)",
+    )  # fmt: skip
+    p.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
+    add_rules_options(p)
+    p.add_argument("--out", metavar="FILE", help="write the results: FILE.json or FILE.csv")
+    return p
+
+
+def _say(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``patchwork tournament``: 0 done, 1 an agent failed or --out could not be written,
+    2 bad arguments, 130 interrupted (the finished games are still reported and written)."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:  # --help, or argparse's own message for bad options
+        return e.code if isinstance(e.code, int) else 2
+    limit = None
+    if args.time is not None or args.iterations is not None:
+        limit = Limit(time=args.time, iterations=args.iterations)
+    if args.games % 2:
+        _say(
+            f"note: {args.games} games per pair is odd; playing {args.games + 1} so that "
+            "every circle is played from both seats"
+        )
+    try:
+        rules = rules_from_args(args)
+        result = run_tournament(
+            args.players,
+            args.games,
+            limit=limit,
+            workers=args.workers,
+            seed=args.seed,
+            rules=rules,
+            progress=True,
+            out=args.out,
+        )
+    except TournamentError as e:
+        if e.result is not None:
+            print_report(e.result)
+        _say(f"patchwork tournament: {e}")
+        return 1
+    except PatchworkError as e:
+        _say(f"patchwork tournament: {e}")
+        return 2
+    except KeyboardInterrupt:
+        _say("interrupted")
+        return 130
+    print_report(result)
+    if args.out:
+        _say(f"results written to {args.out}")
+    if result.interrupted:
+        _say(f"interrupted after {len(result.games)} of {result.planned} games")
+        return 130
+    return 0

@@ -1,0 +1,184 @@
+"""Playing one game of a tournament, in this process or in a worker process.
+
+Agents are built by name in the process that plays them; an agent that can be reseeded is
+kept for the process's next games, any other is built for one game and closed after it.
+"""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Sequence
+from dataclasses import dataclass
+from multiprocessing import util as mp_util
+from multiprocessing.synchronize import Event
+from typing import Any
+
+from ..ai import Agent, Limit, get_agent
+from ..engine import Game, PatchworkError, new_game
+from ..engine.play import Played, Seat, play_out
+from ..protocol.agent import EngineAgent
+from .schedule import GameSpec
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A finished game; ``winner``, ``scores``, ``seconds`` and ``moves_made`` are by seat."""
+
+    spec: GameSpec
+    moves: tuple[str, ...]
+    scores: tuple[int, int]
+    winner: int
+    seconds: tuple[float, float]
+    moves_made: tuple[int, int]
+
+    @property
+    def plies(self) -> int:
+        return len(self.moves)
+
+    @property
+    def winner_player(self) -> int:
+        return self.spec.seats[self.winner]
+
+    @property
+    def loser_player(self) -> int:
+        return self.spec.seats[1 - self.winner]
+
+    def margin(self, player: int) -> int:
+        """``player``'s score minus the opponent's."""
+        seat = self.spec.seats.index(player)
+        return self.scores[seat] - self.scores[1 - seat]
+
+    def to_dict(self, labels: Sequence[str]) -> dict[str, Any]:
+        s = self.spec
+        return {
+            "index": s.index,
+            "setup": s.setup,
+            "pair": [labels[s.pair[0]], labels[s.pair[1]]],
+            "players": [labels[s.seats[0]], labels[s.seats[1]]],
+            "agents": list(s.agents),
+            "agent_seeds": list(s.agent_seeds),
+            "circle_seed": s.circle_seed,
+            "circle": list(s.circle),
+            "first_player": 0,
+            "moves": list(self.moves),
+            "scores": list(self.scores),
+            "winner": self.winner,
+            "winner_name": labels[self.winner_player],
+            "plies": self.plies,
+            "moves_made": list(self.moves_made),
+            "seconds": [round(x, 4) for x in self.seconds],
+        }
+
+
+# Reseedable agents of this process by (player index, name), reused across games.
+_agents: dict[tuple[int, str], Agent] = {}
+# Set by the parent on Ctrl-C: worker processes give up their game at the next move.
+_stop: Event | None = None
+
+
+def close_agent(agent: object) -> None:
+    close = getattr(agent, "close", None)
+    if callable(close):
+        close()
+
+
+def close_agents() -> None:
+    while _agents:
+        close_agent(_agents.popitem()[1])
+
+
+def _reseedable(agent: object) -> bool:
+    return callable(getattr(agent, "reseed", None))
+
+
+EXTERNAL_PREFIX = "cmd:"
+
+
+def build_agent(name: str, seed: int | None = None) -> Agent:
+    """An agent by name; ``cmd:COMMAND`` is a program speaking the engine protocol
+    (docs/protocol.md), started in the process that plays it (on its first move), reseeded
+    for each game and closed with the process's other agents."""
+    if name.startswith(EXTERNAL_PREFIX):
+        return EngineAgent.from_name(name, seed=seed)
+    return get_agent(name, seed=seed)
+
+
+def _agent_for(player: int, name: str, seed: int) -> Agent:
+    """The agent for a player, seeded for this game. An agent that offers ``reseed(seed)`` is
+    kept in this process and reseeded for every game; any other is built for the game and
+    closed after it, since reusing it would make a game depend on the games its process
+    played before (and ``--workers`` would change the results)."""
+    agent = _agents.get((player, name))
+    if agent is not None:
+        agent.reseed(seed)  # type: ignore[attr-defined]  # only reseedable agents are kept
+        return agent
+    agent = build_agent(name, seed=seed)
+    if _reseedable(agent):
+        _agents[(player, name)] = agent
+    return agent
+
+
+def worker_init(stop: Event) -> None:
+    """Worker processes ignore Ctrl-C (the parent handles it and sets ``stop``) and close
+    their agents when the pool shuts them down."""
+    global _stop
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _stop = stop
+    # Finalizers run when a multiprocessing child exits (atexit handlers do not), before it
+    # waits for its own children such as an MCTS agent's pool; priority 100 runs this before
+    # the queues' own finalizers (10), which would strand that pool's shutdown.
+    mp_util.Finalize(None, close_agents, exitpriority=100)
+
+
+def play_game(spec: GameSpec) -> GameResult | None:
+    """Play one game; None when the tournament was stopped during it."""
+    agents: list[Agent] = []
+    try:
+        for s in (0, 1):
+            agents.append(_agent_for(spec.seats[s], spec.agents[s], spec.agent_seeds[s]))
+        return _play(spec, agents)
+    finally:
+        for agent in agents:
+            if not _reseedable(agent):
+                close_agent(agent)
+
+
+def _stopped(game: Game) -> bool:
+    return _stop is not None and _stop.is_set()
+
+
+def _seat(agent: Agent, limit: Limit | None) -> Seat:
+    return lambda state: agent.choose(state, limit)
+
+
+def _play(spec: GameSpec, agents: Sequence[Agent]) -> GameResult | None:
+    game = Game(new_game(circle=spec.circle, rules=spec.rules, first_player=0))
+    seconds = [0.0, 0.0]
+    made = [0, 0]
+
+    def count(played: Played) -> None:
+        seconds[played.player] += played.seconds
+        made[played.player] += 1
+
+    try:
+        seats = [_seat(agent, spec.limit) for agent in agents]
+        if not play_out(game, seats, on_move=count, stop=_stopped):
+            return None
+    except PatchworkError as e:
+        seat = game.state.current_player  # the failed move was not pushed
+        assert seat is not None
+        raise PatchworkError(
+            f"game {spec.index + 1}, move {len(game) + 1}: {spec.agents[seat]} "
+            f"(seat {seat}) failed: {e}"
+        ) from None
+    winner = game.state.winner()
+    assert winner is not None
+    a, b = game.state.scores()
+    return GameResult(
+        spec=spec,
+        moves=tuple(str(m) for m in game.moves),
+        scores=(a, b),
+        winner=winner,
+        seconds=(seconds[0], seconds[1]),
+        moves_made=(made[0], made[1]),
+    )
