@@ -26,6 +26,7 @@ serve: install
 lint: install
 	$(BIN)/ruff check src tests benchmarks examples
 	$(BIN)/ruff format --check src tests benchmarks examples
+	$(BIN)/lint-imports --no-cache
 
 typecheck: install
 	$(BIN)/mypy

@@ -17,7 +17,7 @@ import pytest
 
 ENGINE = "patchwork.engine"
 CORE = {"data", "errors", "lending", "layout", "tables", "kernels", "rules", "moves", "state"}
-SATELLITES = {"position", "game", "record", "playout", "hidden"}
+SATELLITES = {"position", "game", "record", "playout", "hidden", "play"}
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 
 import patchwork as pw
-from patchwork.engine.rules_options import add_rules_options, rules_from_args
+from patchwork.options import add_rules_options, rules_from_args
 
 
 def _parser(translate: Callable[[str], str] | None = None) -> argparse.ArgumentParser:

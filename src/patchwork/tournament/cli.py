@@ -8,7 +8,7 @@ import sys
 
 from ..ai import Limit, agent_names
 from ..engine import PatchworkError
-from ..engine.rules_options import add_rules_options, rules_from_args
+from ..options import add_rules_options, rules_from_args
 from .report import print_report
 from .run import TournamentError, run_tournament
 

@@ -15,9 +15,9 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from .. import i18n
-from ..engine import Game, PatchworkError, Rules, new_game
-from ..engine.rules_options import rules_from_args
+from ..engine import Game, PatchworkError, new_game
 from ..i18n import _, error_text, fmt
+from ..options import rules_from_args
 from .game_screen import GameScreen
 from .options import AppOptions
 from .seats import HUMAN, Seat, add_game_options, close_agent, make_seats

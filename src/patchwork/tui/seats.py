@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 from ..ai import Agent, agent_names, get_agent
 from ..engine import PatchworkError
-from ..engine.rules_options import add_rules_options
 from ..i18n import _, fmt
+from ..options import add_rules_options
 
 HUMAN = "human"
 

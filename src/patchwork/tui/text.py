@@ -31,8 +31,8 @@ from ..engine import (
 )
 from ..engine.data import FINAL_SPACE, INCOME_SPACES
 from ..engine.play import Played, play_out
-from ..engine.rules_options import rules_from_args
 from ..i18n import _, digits, error_text, fmt, ngettext
+from ..options import rules_from_args
 from .describe import patch_numbers, score_lines
 from .seats import HUMAN, Seat, add_game_options, make_seats
 

@@ -1,4 +1,5 @@
-"""The rules options on a command line: ``--edition``, ``--no-rotation`` and ``--no-flip``.
+"""Command-line options that several commands share: the rules (``--edition``,
+``--no-rotation`` and ``--no-flip``).
 
 Every command that sets up games (``patchwork play``, ``patchwork tournament``) adds them with
 :func:`add_rules_options` and reads them back with :func:`rules_from_args`, so they are
@@ -11,9 +12,9 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
-from .data import EDITIONS
-from .errors import N_
-from .rules import Rules
+from .engine import Rules
+from .engine.data import EDITIONS
+from .i18n import N_
 
 
 def _english(text: str) -> str:
