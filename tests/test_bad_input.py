@@ -358,6 +358,66 @@ def test_bad_position_text(text: str, message: str) -> None:
 
 def test_good_base_position_text_reads() -> None:
     assert pw.State.from_text(BASE).to_text() == BASE
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (with_field(2, f"5,{2**63},0,{EMPTY_QUILT}"), "buttons 9223372036854775808 is out of"),
+        (with_field(2, f"5,{2**63 - 1},0,{EMPTY_QUILT}"), "buttons 9223372036854775807 is out"),
+        (with_field(3, f"6,5,{2**64},{EMPTY_QUILT}"), "income 18446744073709551616 is out of"),
+        (with_field(2, f"5,{'9' * 5000},0,{EMPTY_QUILT}"), "buttons 9999999999.* out of range"),
+        (with_field(2, f"0,9048,0,{EMPTY_QUILT}"), "0-9047 on space 0.* at most 10000"),
+        (with_field(2, f"53,10001,0,{EMPTY_QUILT}", FULL_53), "0-10000 on space 53"),
+        (with_field(2, f"5,5,101,{EMPTY_QUILT}", with_field(1, "-")), "income 101 is out of"),
+        (
+            with_field(2, f"5,5,63,{EMPTY_QUILT}", with_field(1, ",".join(map(str, FULL)))),
+            "income 63 is out of range \\(0-62: with the 38 printed on the patches left",
+        ),
+        (with_field(1, "1,2,3," + "0" * 6), "circle entry '000000': write numbers without"),
+    ],
+)
+def test_numbers_in_position_text_stay_in_the_range_the_rules_reach(
+    text: str, message: str
+) -> None:
+    with pytest.raises(pw.InvalidPositionError, match=message):
+        pw.State.from_text(text)
+
+
+def test_the_largest_numbers_accepted_never_overflow_in_play() -> None:
+    quilt = "/".join(["xxxxxxxx1"] + ["xxxxxxxxx"] * 8)
+    s = pw.State.from_text(
+        f"revised:rf - 0,9047,100,{quilt} 1,9047,100,{quilt} 0 - - - 26,32,38,44,50"
+    )
+    while not s.is_terminal():
+        s = s.apply(s.legal_moves()[0])
+        for player in s.players:
+            assert 0 <= player.buttons <= 10_000
+        assert pw.State.from_text(s.to_text()) == s
+    assert max(s.scores()) <= 10_000 + 7
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (" " + BASE, "single spaces, with none before or after"),
+        (BASE + " ", "single spaces"),
+        (BASE.replace(" ", "  ", 1), "single spaces"),
+        (BASE.replace(" ", "\t", 1), "single spaces"),
+        (with_field(2, f"05,5,0,{EMPTY_QUILT}"), "position '05': write numbers without leading"),
+        (with_field(2, f"5,05,0,{EMPTY_QUILT}"), "buttons '05'"),
+        (with_field(3, f"6,5,00,{EMPTY_QUILT}"), "income '00'"),
+        (with_field(7, "01@0"), "pending specials '01'"),
+        (with_field(8, "026,32"), "special patch space '026'"),
+        (with_field(8, "32,26,38,44,50"), "specials left field '32,26,38,44,50' is not written "
+         "the canonical way: write '26,32,38,44,50'"),
+        (with_field(2, "5,5,0,45/9/9/9/9/9/9/9/9"), "player 0 field .* write '5,5,0,9/9/9"),
+        (with_field(3, "6,5,0,9/9/9/9/9/9/9/9/1xx15"), "write '6,5,0,9/9/9/9/9/9/9/9/1xx6'"),
+    ],
+)  # fmt: skip
+def test_position_text_that_is_not_canonical_is_refused(text: str, message: str) -> None:
+    with pytest.raises(pw.InvalidPositionError, match=message):
+        pw.State.from_text(text)
     assert pw.State.from_text(FULL_53).is_terminal()
 
 
