@@ -487,6 +487,23 @@ def test_bad_json_record(text: str, message: str) -> None:
         ({"players": "ab"}, "players must be a list of two names"),
         ({"result": "1-0"}, "result must be an object or null"),
         ({"result__termination": "draw"}, "unknown termination 'draw'"),
+        ({"result__scores": 5}, "claims scores 5, the moves give"),
+        ({"result__scores": True}, "claims scores True"),
+        ({"result__scores": None}, "claims scores None"),
+        ({"result__scores": [True, 0]}, "claims scores \\[True, 0\\]"),
+        ({"result__scores": "12"}, "claims scores '12'"),
+        ({"result__winner": True}, "winner must be 0, 1 or null, not True"),
+        ({"result__reason": 7}, "reason must be a string"),
+        ({"result__comment": "x"}, "the result has unknown key\\(s\\) comment"),
+        ({"version": True}, "record version True is not supported"),
+        ({"version": 1.5}, "record version 1.5"),
+        ({"version": "1"}, "record version '1'"),
+        ({"resutl": None}, "the record has unknown key\\(s\\) resutl"),
+        ({"setup__position": "x"}, "setup must hold a circle .* or a position, and nothing else"),
+        ({"setup__seed": 3}, "and nothing else"),
+        ({"players": ["a", 3]}, "players must be a list of two names"),
+        ({"date": 20260101}, "date must be a string"),
+        ({"event": None}, "event must be a string"),
     ],
 )
 def test_bad_record_fields(
@@ -495,6 +512,44 @@ def test_bad_record_fields(
     d = edited(finished_dict, **changes)
     with pytest.raises(pw.InvalidRecordError, match=message):
         pw.Record.from_dict(d)
+
+
+def test_a_result_must_give_the_scores(finished_dict: dict[str, Any]) -> None:
+    d = copy.deepcopy(finished_dict)
+    del d["result"]["scores"]
+    with pytest.raises(pw.InvalidRecordError, match="claims scores None.*gives both scores"):
+        pw.Record.from_dict(d)
+    del d["result"]["termination"]
+    with pytest.raises(pw.InvalidRecordError, match="unknown termination None"):
+        pw.Record.from_dict(d)
+
+
+def test_every_record_that_loads_writes_text_and_json_that_load_again(
+    finished_dict: dict[str, Any],
+) -> None:
+    d = edited(finished_dict, moves=[m.upper() for m in finished_dict["moves"]])
+    d["setup"].pop("first_player")
+    del d["date"], d["format"]
+    record = pw.Record.from_dict(d)
+    assert record.moves == finished_dict["moves"]  # the notation's own spelling
+    assert pw.Record.from_text(record.to_text()) == record
+    assert pw.Record.from_json(record.to_json()) == record
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["Ali\nce", "a\r\nb", 'say "hi"', "back\\slash \\n", "tab\there", "\x00nul", "\x1b[31m",
+     "nel\x85", "ls\u2028ps\u2029", "\x7f\x9f", "\ud800", "زهرا\u200cی", "\\u0041", "]\""],
+)  # fmt: skip
+def test_any_player_name_survives_the_text_form(finished: pw.Record, name: str) -> None:
+    record = copy.deepcopy(finished)
+    record.players = (name, "greedy")
+    record.event = name
+    text = record.to_text()
+    assert len(text.splitlines()) == len(finished.to_text().splitlines())
+    back = pw.Record.from_text(text)
+    assert back.players == (name, "greedy") and back.event == name
+    assert back == record
 
 
 def test_setup_conflicting_with_rules(finished: pw.Record) -> None:
@@ -583,11 +638,21 @@ def test_truncated_text_record(finished: pw.Record) -> None:
         ('[Rotation "yes"]', '[Rotation "maybe"]', "Rotation and Flip must be yes or no"),
         ('[Flip "yes"]', '[Flip "true"]', "Rotation and Flip must be yes or no"),
         ('[Edition "revised"]', '[Edition "deluxe"]', "unknown edition 'deluxe'"),
-        ('[Circle "', '[Circle "x ', "Circle and FirstPlayer must be numbers"),
-        ('[FirstPlayer "0"]', '[FirstPlayer "zero"]', "Circle and FirstPlayer must be numbers"),
-        ('[FirstPlayer "0"]', '[FirstPlayer "2"]', "first_player must be 0 or 1"),
-        ('[Winner "', '[Winner "z', "Winner and Scores must be numbers"),
-        ('[Scores "', '[Scores "z', "Winner and Scores must be numbers"),
+        ('[Circle "', '[Circle "x ', "Circle must be patch ids separated by single spaces"),
+        ('[Circle "', '[Circle " ', "Circle must be patch ids"),
+        ('[Circle "', '[Circle "\u0663 ', "Circle must be patch ids"),
+        ('[FirstPlayer "0"]', '[FirstPlayer "zero"]', "FirstPlayer must be 0 or 1, not 'zero'"),
+        ('[FirstPlayer "0"]', '[FirstPlayer "2"]', "FirstPlayer must be 0 or 1"),
+        ('[Winner "', '[Winner "z', "Winner must be 0, 1 or -"),
+        ('[Scores "', '[Scores "z', "Scores must be two whole numbers"),
+        ('[Scores "', '[Scores "+', "Scores must be two whole numbers"),
+        ('[Scores "', '[Scores "0 ', "claims scores \\[0, "),
+        ('[Event "', '[Evnet "', "unknown tag 'Evnet'"),
+        ('[Event "', '[Date "2000-01-01"]\n[Event "', "tag Date is given twice"),
+        ('[Event "', '[Event "\\q', "tag Event: unknown escape '\\\\q'"),
+        ('[Event "', '[Event "a"b', "neither a \\[Tag"),
+        ('[Termination "finished"]', "", "Winner, Scores and Reason go with a \\[Termination"),
+        ('[FirstPlayer "0"]', '[FirstPlayer "0"]\n[Position "x"]', "Position ...\\] or a \\[Circle"),
         ('[Termination "finished"]', '[Termination "draw"]', "unknown termination 'draw'"),
         ('[Event "', "[Event ", "neither a \\[Tag"),
         ("\n1. P", "\n2. P", "expected move number 1"),
