@@ -134,6 +134,21 @@ def test_new_game_rules_must_be_a_rules_object() -> None:
         ("3r90@h1", "sticks out"),
         ("13r0@f1", "sticks out"),
         ("6r0@a8", "sticks out"),
+        # Strict where a typo would otherwise be taken for another move (docs/notation.md):
+        ("17r90c4", "cannot read move '17r90c4'"),
+        ("17c4", "cannot read move"),
+        ("Se5", "cannot read move"),
+        ("0r@a2", "cannot read move '0r@a2'"),
+        ("17f@c4", "cannot read move"),
+        ("17r 90@c4", "cannot read move"),
+        ("1 7r90@c4", "cannot read move"),
+        ("17r90@c 4", "cannot read move"),
+        ("17r90\t@c4", "cannot read move"),
+        ("\u0661\u0667r90@c4", "cannot read move"),
+        ("\u06f1\u06f7r90@c4", "cannot read move"),
+        ("17r\u0669\u0660@c4", "cannot read move"),
+        ("S@e\u0665", "cannot read move"),
+        ("17r90@@c4", "cannot read move"),
     ],
 )
 def test_bad_move_text(text: str, message: str) -> None:
