@@ -118,6 +118,40 @@ def test_two_bots_check_each_others_logged_moves(tmp_path: Path) -> None:
     assert replayed(result).state == result.game.state
 
 
+def test_the_opponent_s_log_repeats_the_mover_s_own_flip_and_rotations(tmp_path: Path) -> None:
+    # The arena logs a PLAY as the bot wrote it (flip as 0 or 1, rotations modulo 4 with
+    # their sign), not as a normalised pair; the other bot checks each line against its quilt.
+    odd = BotSeat(simple("--seed 7", "--odd-spelling"), name="odd", time_factor=ROOMY)
+    plain = BotSeat(simple("--seed 8"), name="plain", time_factor=ROOMY)
+    logged: list[tuple[int, str, str]] = []
+
+    def note(ply: int, player: int, turn: cg_host.Turn) -> None:
+        if turn.said is not None and turn.logged is not None:
+            logged.append((player, turn.said, turn.logged))
+
+    try:
+        result = host_game([odd, plain], seed=9, on_turn=note)
+    finally:
+        odd.close()
+        plain.close()
+    assert result.termination == "finished", result.reason
+    odd_plays = [(said, log) for player, said, log in logged if player == 0 and "PLAY" in log]
+    assert any(log.endswith((" 1 -1", " 1 -2", " 1 -3")) for _said, log in odd_plays)
+    for said, log in odd_plays:
+        tokens = said.split(" ")
+        if int(tokens[1]) >= 0:  # a bought patch: the log repeats the bot's own numbers
+            flip, rotations = int(tokens[4] == "1"), int(tokens[5])
+            kept = -(-rotations % 4) if rotations < 0 else rotations % 4  # Kotlin's %
+            assert log == f"PLAY {' '.join(tokens[1:4])} {flip} {kept}", said
+
+
+def test_a_bot_that_writes_two_lines_in_one_turn_loses_saying_so() -> None:
+    result = play(BotSeat(simple("--two-lines-at 3"), time_factor=ROOMY), seat=1, seed=3)
+    assert result.termination == "abandoned" and result.winner == 0
+    assert result.reason is not None and "wrote two lines in one turn ('SKIP')" in result.reason
+    assert all(t >= 0 for t in result.times[1])
+
+
 def test_the_test_bot_catches_a_host_that_turns_patches_wrongly(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
