@@ -22,6 +22,7 @@ from patchwork.protocol.process import Child
 
 BOTS = Path(__file__).parent / "bots"
 EMPTY = "9/9/9/9/9/9/9/9/9"
+SPECIALS = "0 - - - 26,32,38,44,50"
 ENGINE = [sys.executable, "-m", "patchwork.protocol.engine_server"]
 FAKE = f"{shlex.quote(sys.executable)} {shlex.quote(str(BOTS / 'fake_engine.py'))}"
 
@@ -117,11 +118,11 @@ def test_handshake_names_the_engine_and_declares_every_option() -> None:
         ("position circle 1,+2", "not a comma-separated list of ids"),
         ("position circle \u0661,2", "not a comma-separated list of ids"),
         (
-            f"position text revised:rf 1,2,3 5,{2**63},0,{EMPTY} 6,5,0,{EMPTY} 0 - - - 26,32,38,44,50",
+            f"position text revised:rf 1,2,3 5,{2**63},0,{EMPTY} 6,5,0,{EMPTY} {SPECIALS}",
             "position: player 0's buttons 9223372036854775808 is out of range",
         ),
         (
-            f"position text revised:rf 1,2,3 5,5,{2**64},{EMPTY} 6,5,0,{EMPTY} 0 - - - 26,32,38,44,50",
+            f"position text revised:rf 1,2,3 5,5,{2**64},{EMPTY} 6,5,0,{EMPTY} {SPECIALS}",
             "player 0's income 18446744073709551616 is out of range",
         ),
     ],
