@@ -5,6 +5,7 @@ our ``cg-bot``, and bots that misbehave. Every game ends, every read has a deadl
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import subprocess
 import sys
@@ -16,9 +17,10 @@ import pytest
 import patchwork as pw
 from patchwork.ai import get_agent
 from patchwork.ai.warmup import warm_up_search
-from patchwork.protocol import cg_host, codingame
+from patchwork.protocol import cg_bot, cg_host, codingame
 from patchwork.protocol.cg_host import AgentSeat, BotSeat, HostResult, host_game
 from patchwork.protocol.codingame import RULES
+from patchwork.protocol.process import Child
 
 BOTS = Path(__file__).parent / "bots"
 PYTHON = shlex.quote(sys.executable)
@@ -251,6 +253,51 @@ def test_cg_bot_plays_second_against_the_test_bot(tmp_path: Path) -> None:
     assert result.termination == "finished", result.reason
     assert not [n for _, p, n in result.notes if p == 1]  # ours never needs correcting
     assert len(ours.times) >= 10
+
+
+def test_cg_bot_times_its_first_turn_from_the_input_s_arrival() -> None:
+    # The arena's first-turn clock starts when it writes the input, while a bot may still be
+    # loading its compiled code: the bot must count from then, not from its first read.
+    read_fd, write_fd = os.pipe()
+    with os.fdopen(read_fd, "r") as stream, os.fdopen(write_fd, "w") as writer:
+        writer.write("9\n")
+        writer.flush()
+        waiting = cg_bot.FirstInput()
+        waiting.watch(stream, started=123.0)  # input already there: from the process start
+        assert waiting.time(read_at=500.0) == 123.0
+    read_fd, write_fd = os.pipe()
+    with os.fdopen(read_fd, "r") as stream, os.fdopen(write_fd, "w") as writer:
+        later = cg_bot.FirstInput()
+        later.watch(stream, started=0.0)
+        time.sleep(0.05)
+        wrote = time.perf_counter()
+        writer.write("9\n")
+        writer.flush()
+        time.sleep(0.3)  # the bot is busy warming up; it reads the line only now
+        read_at = time.perf_counter()
+        assert wrote <= later.time(read_at) < wrote + 0.2 < read_at
+    start = cg_bot.process_start()
+    assert start is None or 0 < time.perf_counter() - start < 3600
+
+
+def test_cg_bot_answers_its_first_turn_within_the_limit_when_its_input_comes_late() -> None:
+    state = pw.new_game(seed=1, rules=RULES)
+    text = "\n".join(codingame.init_lines(RULES) + codingame.turn_lines(state, [])) + "\n"
+    bot = Child(f"{CG_BOT} --first-time-ms 2000 --debug")
+    try:
+        time.sleep(0.2)  # the input arrives while the bot is still starting up
+        bot.send(text)
+        sent = time.monotonic()
+        assert bot.read(60) is not None
+        answered = bot.stdout.arrived - sent
+    finally:
+        bot.stop(1.0)
+    # From the moment it was written (not from the bot's first read), the answer came within
+    # the limit less the margin, or, when start-up alone took longer, with no search at all.
+    report = bot.stderr.text()
+    assert "search budget" in report
+    budget_ms = float(report.split("search budget ")[1].split(" ms")[0])
+    assert answered < 0.98 or budget_ms <= 1.0, (answered, report)
 
 
 GARBAGE = [
