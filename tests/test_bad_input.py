@@ -539,6 +539,20 @@ def test_a_result_must_give_the_scores(finished_dict: dict[str, Any]) -> None:
         pw.Record.from_dict(d)
 
 
+@pytest.mark.parametrize("scores", [None, 5, True, [1], "1 2"])
+def test_a_record_with_a_bad_result_is_refused_when_written_too(
+    finished: pw.Record, scores: Any
+) -> None:
+    record = copy.deepcopy(finished)
+    assert record.result is not None
+    record.result = {**record.result, "scores": scores}
+    with pytest.raises(pw.InvalidRecordError, match="claims scores"):
+        record.to_text()  # not a TypeError, nor a text that does not load
+    record.result = {"winner": record.result["winner"], "scores": record.result["scores"]}
+    with pytest.raises(pw.InvalidRecordError, match="unknown termination None"):
+        record.to_text()
+
+
 def test_every_record_that_loads_writes_text_and_json_that_load_again(
     finished_dict: dict[str, Any],
 ) -> None:
