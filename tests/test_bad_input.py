@@ -134,6 +134,21 @@ def test_new_game_rules_must_be_a_rules_object() -> None:
         ("3r90@h1", "sticks out"),
         ("13r0@f1", "sticks out"),
         ("6r0@a8", "sticks out"),
+        # Strict where a typo would otherwise be taken for another move (docs/notation.md):
+        ("17r90c4", "cannot read move '17r90c4'"),
+        ("17c4", "cannot read move"),
+        ("Se5", "cannot read move"),
+        ("0r@a2", "cannot read move '0r@a2'"),
+        ("17f@c4", "cannot read move"),
+        ("17r 90@c4", "cannot read move"),
+        ("1 7r90@c4", "cannot read move"),
+        ("17r90@c 4", "cannot read move"),
+        ("17r90\t@c4", "cannot read move"),
+        ("\u0661\u0667r90@c4", "cannot read move"),
+        ("\u06f1\u06f7r90@c4", "cannot read move"),
+        ("17r\u0669\u0660@c4", "cannot read move"),
+        ("S@e\u0665", "cannot read move"),
+        ("17r90@@c4", "cannot read move"),
     ],
 )
 def test_bad_move_text(text: str, message: str) -> None:
@@ -358,6 +373,66 @@ def test_bad_position_text(text: str, message: str) -> None:
 
 def test_good_base_position_text_reads() -> None:
     assert pw.State.from_text(BASE).to_text() == BASE
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (with_field(2, f"5,{2**63},0,{EMPTY_QUILT}"), "buttons 9223372036854775808 is out of"),
+        (with_field(2, f"5,{2**63 - 1},0,{EMPTY_QUILT}"), "buttons 9223372036854775807 is out"),
+        (with_field(3, f"6,5,{2**64},{EMPTY_QUILT}"), "income 18446744073709551616 is out of"),
+        (with_field(2, f"5,{'9' * 5000},0,{EMPTY_QUILT}"), "buttons 9999999999.* out of range"),
+        (with_field(2, f"0,9048,0,{EMPTY_QUILT}"), "0-9047 on space 0.* at most 10000"),
+        (with_field(2, f"53,10001,0,{EMPTY_QUILT}", FULL_53), "0-10000 on space 53"),
+        (with_field(2, f"5,5,101,{EMPTY_QUILT}", with_field(1, "-")), "income 101 is out of"),
+        (
+            with_field(2, f"5,5,63,{EMPTY_QUILT}", with_field(1, ",".join(map(str, FULL)))),
+            "income 63 is out of range \\(0-62: with the 38 printed on the patches left",
+        ),
+        (with_field(1, "1,2,3," + "0" * 6), "circle entry '000000': write numbers without"),
+    ],
+)
+def test_numbers_in_position_text_stay_in_the_range_the_rules_reach(
+    text: str, message: str
+) -> None:
+    with pytest.raises(pw.InvalidPositionError, match=message):
+        pw.State.from_text(text)
+
+
+def test_the_largest_numbers_accepted_never_overflow_in_play() -> None:
+    quilt = "/".join(["xxxxxxxx1"] + ["xxxxxxxxx"] * 8)
+    s = pw.State.from_text(
+        f"revised:rf - 0,9047,100,{quilt} 1,9047,100,{quilt} 0 - - - 26,32,38,44,50"
+    )
+    while not s.is_terminal():
+        s = s.apply(s.legal_moves()[0])
+        for player in s.players:
+            assert 0 <= player.buttons <= 10_000
+        assert pw.State.from_text(s.to_text()) == s
+    assert max(s.scores()) <= 10_000 + 7
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (" " + BASE, "single spaces, with none before or after"),
+        (BASE + " ", "single spaces"),
+        (BASE.replace(" ", "  ", 1), "single spaces"),
+        (BASE.replace(" ", "\t", 1), "single spaces"),
+        (with_field(2, f"05,5,0,{EMPTY_QUILT}"), "position '05': write numbers without leading"),
+        (with_field(2, f"5,05,0,{EMPTY_QUILT}"), "buttons '05'"),
+        (with_field(3, f"6,5,00,{EMPTY_QUILT}"), "income '00'"),
+        (with_field(7, "01@0"), "pending specials '01'"),
+        (with_field(8, "026,32"), "special patch space '026'"),
+        (with_field(8, "32,26,38,44,50"), "specials left field '32,26,38,44,50' is not written "
+         "the canonical way: write '26,32,38,44,50'"),
+        (with_field(2, "5,5,0,45/9/9/9/9/9/9/9/9"), "player 0 field .* write '5,5,0,9/9/9"),
+        (with_field(3, "6,5,0,9/9/9/9/9/9/9/9/1xx15"), "write '6,5,0,9/9/9/9/9/9/9/9/1xx6'"),
+    ],
+)  # fmt: skip
+def test_position_text_that_is_not_canonical_is_refused(text: str, message: str) -> None:
+    with pytest.raises(pw.InvalidPositionError, match=message):
+        pw.State.from_text(text)
     assert pw.State.from_text(FULL_53).is_terminal()
 
 
@@ -427,6 +502,23 @@ def test_bad_json_record(text: str, message: str) -> None:
         ({"players": "ab"}, "players must be a list of two names"),
         ({"result": "1-0"}, "result must be an object or null"),
         ({"result__termination": "draw"}, "unknown termination 'draw'"),
+        ({"result__scores": 5}, "claims scores 5, the moves give"),
+        ({"result__scores": True}, "claims scores True"),
+        ({"result__scores": None}, "claims scores None"),
+        ({"result__scores": [True, 0]}, "claims scores \\[True, 0\\]"),
+        ({"result__scores": "12"}, "claims scores '12'"),
+        ({"result__winner": True}, "winner must be 0, 1 or null, not True"),
+        ({"result__reason": 7}, "reason must be a string"),
+        ({"result__comment": "x"}, "the result has unknown key\\(s\\) comment"),
+        ({"version": True}, "record version True is not supported"),
+        ({"version": 1.5}, "record version 1.5"),
+        ({"version": "1"}, "record version '1'"),
+        ({"resutl": None}, "the record has unknown key\\(s\\) resutl"),
+        ({"setup__position": "x"}, "setup must hold a circle .* or a position, and nothing else"),
+        ({"setup__seed": 3}, "and nothing else"),
+        ({"players": ["a", 3]}, "players must be a list of two names"),
+        ({"date": 20260101}, "date must be a string"),
+        ({"event": None}, "event must be a string"),
     ],
 )
 def test_bad_record_fields(
@@ -435,6 +527,58 @@ def test_bad_record_fields(
     d = edited(finished_dict, **changes)
     with pytest.raises(pw.InvalidRecordError, match=message):
         pw.Record.from_dict(d)
+
+
+def test_a_result_must_give_the_scores(finished_dict: dict[str, Any]) -> None:
+    d = copy.deepcopy(finished_dict)
+    del d["result"]["scores"]
+    with pytest.raises(pw.InvalidRecordError, match=r"claims scores None.*gives both scores"):
+        pw.Record.from_dict(d)
+    del d["result"]["termination"]
+    with pytest.raises(pw.InvalidRecordError, match="unknown termination None"):
+        pw.Record.from_dict(d)
+
+
+@pytest.mark.parametrize("scores", [None, 5, True, [1], "1 2"])
+def test_a_record_with_a_bad_result_is_refused_when_written_too(
+    finished: pw.Record, scores: Any
+) -> None:
+    record = copy.deepcopy(finished)
+    assert record.result is not None
+    record.result = {**record.result, "scores": scores}
+    with pytest.raises(pw.InvalidRecordError, match="claims scores"):
+        record.to_text()  # not a TypeError, nor a text that does not load
+    record.result = {"winner": record.result["winner"], "scores": record.result["scores"]}
+    with pytest.raises(pw.InvalidRecordError, match="unknown termination None"):
+        record.to_text()
+
+
+def test_every_record_that_loads_writes_text_and_json_that_load_again(
+    finished_dict: dict[str, Any],
+) -> None:
+    d = edited(finished_dict, moves=[m.upper() for m in finished_dict["moves"]])
+    d["setup"].pop("first_player")
+    del d["date"], d["format"]
+    record = pw.Record.from_dict(d)
+    assert record.moves == finished_dict["moves"]  # the notation's own spelling
+    assert pw.Record.from_text(record.to_text()) == record
+    assert pw.Record.from_json(record.to_json()) == record
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["Ali\nce", "a\r\nb", 'say "hi"', "back\\slash \\n", "tab\there", "\x00nul", "\x1b[31m",
+     "nel\x85", "ls\u2028ps\u2029", "\x7f\x9f", "\ud800", "زهرا\u200cی", "\\u0041", "]\""],
+)  # fmt: skip
+def test_any_player_name_survives_the_text_form(finished: pw.Record, name: str) -> None:
+    record = copy.deepcopy(finished)
+    record.players = (name, "greedy")
+    record.event = name
+    text = record.to_text()
+    assert len(text.splitlines()) == len(finished.to_text().splitlines())
+    back = pw.Record.from_text(text)
+    assert back.players == (name, "greedy") and back.event == name
+    assert back == record
 
 
 def test_setup_conflicting_with_rules(finished: pw.Record) -> None:
@@ -523,11 +667,21 @@ def test_truncated_text_record(finished: pw.Record) -> None:
         ('[Rotation "yes"]', '[Rotation "maybe"]', "Rotation and Flip must be yes or no"),
         ('[Flip "yes"]', '[Flip "true"]', "Rotation and Flip must be yes or no"),
         ('[Edition "revised"]', '[Edition "deluxe"]', "unknown edition 'deluxe'"),
-        ('[Circle "', '[Circle "x ', "Circle and FirstPlayer must be numbers"),
-        ('[FirstPlayer "0"]', '[FirstPlayer "zero"]', "Circle and FirstPlayer must be numbers"),
-        ('[FirstPlayer "0"]', '[FirstPlayer "2"]', "first_player must be 0 or 1"),
-        ('[Winner "', '[Winner "z', "Winner and Scores must be numbers"),
-        ('[Scores "', '[Scores "z', "Winner and Scores must be numbers"),
+        ('[Circle "', '[Circle "x ', "Circle must be patch ids separated by single spaces"),
+        ('[Circle "', '[Circle " ', "Circle must be patch ids"),
+        ('[Circle "', '[Circle "\u0663 ', "Circle must be patch ids"),
+        ('[FirstPlayer "0"]', '[FirstPlayer "zero"]', "FirstPlayer must be 0 or 1, not 'zero'"),
+        ('[FirstPlayer "0"]', '[FirstPlayer "2"]', "FirstPlayer must be 0 or 1"),
+        ('[Winner "', '[Winner "z', "Winner must be 0, 1 or -"),
+        ('[Scores "', '[Scores "z', "Scores must be two whole numbers"),
+        ('[Scores "', '[Scores "+', "Scores must be two whole numbers"),
+        ('[Scores "', '[Scores "0 ', "claims scores \\[0, "),
+        ('[Event "', '[Evnet "', "unknown tag 'Evnet'"),
+        ('[Event "', '[Date "2000-01-01"]\n[Event "', "tag Date is given twice"),
+        ('[Event "', '[Event "\\q', "tag Event: unknown escape '\\\\q'"),
+        ('[Event "', '[Event "a"b', "neither a \\[Tag"),
+        ('[Termination "finished"]', "", "Winner, Scores and Reason go with a \\[Termination"),
+        ('[FirstPlayer "0"]', '[FirstPlayer "0"]\n[Position "x"]', "Position ...\\] or a"),
         ('[Termination "finished"]', '[Termination "draw"]', "unknown termination 'draw'"),
         ('[Event "', "[Event ", "neither a \\[Tag"),
         ("\n1. P", "\n2. P", "expected move number 1"),

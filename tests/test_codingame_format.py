@@ -110,13 +110,24 @@ def test_orientation_is_not_four_times_flip_plus_turns() -> None:
     [
         ("SKIP", Skip()),
         ("SKIP good luck", Skip("good luck")),
-        ("  SKIP  \r", Skip()),
+        ("SKIP ", Skip()),
+        ("SKIP  gg", Skip(" gg")),
         ("PLAY 3 1 2", Play(3, 1, 2)),
         ("PLAY 3 1 2 1 3", Play(3, 1, 2, True, 3)),
         ("PLAY 3 1 2 1 3 gg wp", Play(3, 1, 2, True, 3, "gg wp")),
         ("PLAY 3 1 2 hello", Play(3, 1, 2, False, 0, "hello")),
         ("PLAY 3 1 2 1 hello", Play(3, 1, 2, True, 0, "hello")),
-        ("PLAY 3 1 2 2 5", Play(3, 1, 2, False, 5)),  # only 1 flips; turns count modulo 4
+        ("PLAY 3 1 2 2 5", Play(3, 1, 2, False, 1)),  # only 1 flips; turns count modulo 4
+        ("PLAY 3 1 2 1 -1", Play(3, 1, 2, True, -1)),  # ... keeping their sign, as Kotlin's %
+        ("PLAY 3 1 2 0 -6", Play(3, 1, 2, False, -2)),
+        ("PLAY 3 1 2 0 -4", Play(3, 1, 2, False, 0)),
+        ("PLAY 3 1 2 x 2", Play(3, 1, 2, False, 2, "x 2")),  # rotations read all the same
+        ("PLAY 3 1 2 1 x", Play(3, 1, 2, True, 0, "x")),
+        ("PLAY 3 1 2 1 2147483648", Play(3, 1, 2, True, 0, "2147483648")),
+        ("PLAY 3 1 2 1 -2147483648", Play(3, 1, 2, True, 0)),
+        ("PLAY 3 1 2  1 1", Play(3, 1, 2, False, 1, " 1 1")),
+        ("PLAY 000000000003 1 2", Play(3, 1, 2)),  # any number of digits, as toIntOrNull
+        ("PLAY \u0663 \u06f1 2", Play(3, 1, 2)),  # and digits of any script
         ("PLAY -20 4 4", Play(-20, 4, 4)),
         ("PLAY +3 1 2", Play(3, 1, 2)),
     ],
@@ -128,7 +139,8 @@ def test_commands_read_as_the_arena_reads_them(line: str, command: cg.Command) -
 @pytest.mark.parametrize(
     "line",
     ["", "skip", "PASS", "PLAY", "PLAY 3 1", "PLAY 3 x 2", "PLAY  3 1 2", "PLAY 3.0 1 2",
-     "PLAY 99999999999 1 2", "\x00\xff", "HELLO referee"],
+     "PLAY 99999999999 1 2", "PLAY 2147483648 1 2", "PLAY - 1 2", "PLAY +-3 1 2", "\x00\xff",
+     "HELLO referee", " SKIP", "\tSKIP", "SKIP\tgg", "PLAY\t3 1 2", " PLAY 3 1 2"],
 )  # fmt: skip
 def test_unrecognised_commands(line: str) -> None:
     assert parse_command(line) is None
@@ -161,6 +173,41 @@ def test_an_invalid_play_is_played_as_skip() -> None:
         move, note = cg.referee_move(play, state)
         assert move == pw.Advance()
         assert note is not None and "played as SKIP" in note
+
+
+def test_negative_rotations_with_the_flip_turn_the_unflipped_patch() -> None:
+    # The arena's eight orientations are a list, the unflipped four first: flip 1 and -r
+    # rotations is index 4 - r, the unflipped patch turned 4 - r times.
+    state = pw.new_game(seed=3, rules=cg.RULES)
+    patch = state.offered[0]
+    cid = pw.PATCHES[patch].codingame_id
+    for rotations in (-1, -2, -3):
+        play = Play(cid, 0, 0, True, rotations)
+        expected = pw.Buy(patch, cg.to_orientation(cid, False, 4 + rotations), 0, 0)
+        assert cg.referee_move(play, state) == (expected, None)
+        assert cg.logged_command(play, state) == f"PLAY {cid} 0 0 1 {rotations}"
+    move, note = cg.referee_move(Play(cid, 0, 0, False, -1), state)  # the arena fails on it
+    assert move == pw.Advance() and note is not None and "rotations -1 without the flip" in note
+
+
+def test_the_referee_s_notes_speak_the_arena_s_ids() -> None:
+    state = pw.new_game(seed=3, rules=cg.RULES)
+    offered = [pw.PATCHES[i].codingame_id for i in state.offered]
+    other = next(p for p in pw.PATCHES if p.id not in state.offered)
+    _, note = cg.referee_move(Play(other.codingame_id, 0, 0), state)
+    assert note == (
+        f"invalid PLAY (patch {other.codingame_id} is not among the first three "
+        f"({', '.join(map(str, offered))})): played as SKIP"
+    )
+    if other.id != other.codingame_id:
+        assert f"patch {other.id} " not in note
+    _, note = cg.referee_move(Play(offered[0], 8, 8), state)
+    assert note is not None and f"patch {offered[0]} (flip 0 rotations 0) at x=8 y=8" in note
+    dear = next((i for i in state.offered if pw.PATCHES[i].buttons > 5), None)
+    if dear is not None:
+        cid = pw.PATCHES[dear].codingame_id
+        _, note = cg.referee_move(Play(cid, 0, 0), state)
+        assert note is not None and f"patch {cid} costs" in note
 
 
 def test_a_dear_or_overlapping_play_is_played_as_skip() -> None:

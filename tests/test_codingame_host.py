@@ -5,6 +5,7 @@ our ``cg-bot``, and bots that misbehave. Every game ends, every read has a deadl
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import subprocess
 import sys
@@ -16,9 +17,10 @@ import pytest
 import patchwork as pw
 from patchwork.ai import get_agent
 from patchwork.ai.warmup import warm_up_search
-from patchwork.protocol import cg_host, codingame
+from patchwork.protocol import cg_bot, cg_host, codingame
 from patchwork.protocol.cg_host import AgentSeat, BotSeat, HostResult, host_game
 from patchwork.protocol.codingame import RULES
+from patchwork.protocol.process import Child
 
 BOTS = Path(__file__).parent / "bots"
 PYTHON = shlex.quote(sys.executable)
@@ -116,6 +118,40 @@ def test_two_bots_check_each_others_logged_moves(tmp_path: Path) -> None:
     assert result.termination == "finished", result.reason
     assert result.names == ("a", "b")
     assert replayed(result).state == result.game.state
+
+
+def test_the_opponent_s_log_repeats_the_mover_s_own_flip_and_rotations(tmp_path: Path) -> None:
+    # The arena logs a PLAY as the bot wrote it (flip as 0 or 1, rotations modulo 4 with
+    # their sign), not as a normalised pair; the other bot checks each line against its quilt.
+    odd = BotSeat(simple("--seed 7", "--odd-spelling"), name="odd", time_factor=ROOMY)
+    plain = BotSeat(simple("--seed 8"), name="plain", time_factor=ROOMY)
+    logged: list[tuple[int, str, str]] = []
+
+    def note(ply: int, player: int, turn: cg_host.Turn) -> None:
+        if turn.said is not None and turn.logged is not None:
+            logged.append((player, turn.said, turn.logged))
+
+    try:
+        result = host_game([odd, plain], seed=9, on_turn=note)
+    finally:
+        odd.close()
+        plain.close()
+    assert result.termination == "finished", result.reason
+    odd_plays = [(said, log) for player, said, log in logged if player == 0 and "PLAY" in log]
+    assert any(log.endswith((" 1 -1", " 1 -2", " 1 -3")) for _said, log in odd_plays)
+    for said, log in odd_plays:
+        tokens = said.split(" ")
+        if int(tokens[1]) >= 0:  # a bought patch: the log repeats the bot's own numbers
+            flip, rotations = int(tokens[4] == "1"), int(tokens[5])
+            kept = -(-rotations % 4) if rotations < 0 else rotations % 4  # Kotlin's %
+            assert log == f"PLAY {' '.join(tokens[1:4])} {flip} {kept}", said
+
+
+def test_a_bot_that_writes_two_lines_in_one_turn_loses_saying_so() -> None:
+    result = play(BotSeat(simple("--two-lines-at 3"), time_factor=ROOMY), seat=1, seed=3)
+    assert result.termination == "abandoned" and result.winner == 0
+    assert result.reason is not None and "wrote two lines in one turn ('SKIP')" in result.reason
+    assert all(t >= 0 for t in result.times[1])
 
 
 def test_the_test_bot_catches_a_host_that_turns_patches_wrongly(
@@ -217,6 +253,51 @@ def test_cg_bot_plays_second_against_the_test_bot(tmp_path: Path) -> None:
     assert result.termination == "finished", result.reason
     assert not [n for _, p, n in result.notes if p == 1]  # ours never needs correcting
     assert len(ours.times) >= 10
+
+
+def test_cg_bot_times_its_first_turn_from_the_input_s_arrival() -> None:
+    # The arena's first-turn clock starts when it writes the input, while a bot may still be
+    # loading its compiled code: the bot must count from then, not from its first read.
+    read_fd, write_fd = os.pipe()
+    with os.fdopen(read_fd, "r") as stream, os.fdopen(write_fd, "w") as writer:
+        writer.write("9\n")
+        writer.flush()
+        waiting = cg_bot.FirstInput()
+        waiting.watch(stream, started=123.0)  # input already there: from the process start
+        assert waiting.time(read_at=500.0) == 123.0
+    read_fd, write_fd = os.pipe()
+    with os.fdopen(read_fd, "r") as stream, os.fdopen(write_fd, "w") as writer:
+        later = cg_bot.FirstInput()
+        later.watch(stream, started=0.0)
+        time.sleep(0.05)
+        wrote = time.perf_counter()
+        writer.write("9\n")
+        writer.flush()
+        time.sleep(0.3)  # the bot is busy warming up; it reads the line only now
+        read_at = time.perf_counter()
+        assert wrote <= later.time(read_at) < wrote + 0.2 < read_at
+    start = cg_bot.process_start()
+    assert start is None or 0 < time.perf_counter() - start < 3600
+
+
+def test_cg_bot_answers_its_first_turn_within_the_limit_when_its_input_comes_late() -> None:
+    state = pw.new_game(seed=1, rules=RULES)
+    text = "\n".join(codingame.init_lines(RULES) + codingame.turn_lines(state, [])) + "\n"
+    bot = Child(f"{CG_BOT} --first-time-ms 2000 --debug")
+    try:
+        time.sleep(0.2)  # the input arrives while the bot is still starting up
+        bot.send(text)
+        sent = time.monotonic()
+        assert bot.read(60) is not None
+        answered = bot.stdout.arrived - sent
+    finally:
+        bot.stop(1.0)
+    # From the moment it was written (not from the bot's first read), the answer came within
+    # the limit less the margin, or, when start-up alone took longer, with no search at all.
+    report = bot.stderr.text()
+    assert "search budget" in report
+    budget_ms = float(report.split("search budget ")[1].split(" ms")[0])
+    assert answered < 0.98 or budget_ms <= 1.0, (answered, report)
 
 
 GARBAGE = [

@@ -180,8 +180,8 @@ def test_listed_name_is_the_first_allowed_orientation() -> None:
         ("17r90@c4", "17r90@c4"),
         ("17 R90 @ C4", "17r90@c4"),
         ("17@c4", "17r0@c4"),
-        ("17r@c4", "17r0@c4"),
-        ("17f@c4", "17f0@c4"),
+        ("17r0@c4", "17r0@c4"),
+        (" 17  f0@c4\t", "17f0@c4"),
         ("5f180@a1", "5f180@a1"),
     ],
 )

@@ -21,6 +21,8 @@ from patchwork.protocol.engine_server import EngineServer
 from patchwork.protocol.process import Child
 
 BOTS = Path(__file__).parent / "bots"
+EMPTY = "9/9/9/9/9/9/9/9/9"
+SPECIALS = "0 - - - 26,32,38,44,50"
 ENGINE = [sys.executable, "-m", "patchwork.protocol.engine_server"]
 FAKE = f"{shlex.quote(sys.executable)} {shlex.quote(str(BOTS / 'fake_engine.py'))}"
 
@@ -106,6 +108,23 @@ def test_handshake_names_the_engine_and_declares_every_option() -> None:
         ("go depth 3", "unknown parameter 'depth'"),
         ("show", "no position"),
         ("legal", "no position"),
+        ("position moves", "the setup is missing before 'moves': give 'seed N'"),
+        ("position moves A 3r0@a1", "the setup is missing before 'moves'"),
+        ("position seed -1", "'-1' is not a whole number from 0 to 4611686018427387904"),
+        ("position seed +1", "not a whole number"),
+        ("position seed 1_000", "not a whole number"),
+        ("position seed \u0663", "not a whole number"),
+        (f"position seed {2**62 + 1}", "not a whole number from 0"),
+        ("position circle 1,+2", "not a comma-separated list of ids"),
+        ("position circle \u0661,2", "not a comma-separated list of ids"),
+        (
+            f"position text revised:rf 1,2,3 5,{2**63},0,{EMPTY} 6,5,0,{EMPTY} {SPECIALS}",
+            "position: player 0's buttons 9223372036854775808 is out of range",
+        ),
+        (
+            f"position text revised:rf 1,2,3 5,5,{2**64},{EMPTY} 6,5,0,{EMPTY} {SPECIALS}",
+            "player 0's income 18446744073709551616 is out of range",
+        ),
     ],
 )
 def test_a_bad_line_gets_an_error_that_says_why_and_the_engine_carries_on(

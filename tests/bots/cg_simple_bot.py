@@ -10,6 +10,9 @@ on malformed input, code 3.
 
 Options make it misbehave on purpose:
   --invalid-every N   every Nth turn send an invalid PLAY (the arena plays it as SKIP)
+  --odd-spelling      write flips and rotations the arena reads the same but spells otherwise
+                      (flip 1 with rotations -3..-1 for an unflipped turn, 8 more turns, flip 2)
+  --two-lines-at N    on turn N (unless it holds a special patch), write a second line
   --skip-specials     answer SKIP when holding a special patch (placed on the first free square)
   --garbage-at K      answer nonsense on turn K          --binary-at K   raw bytes on turn K
   --sleep-at K MS     sleep before answering on turn K   --exit-at K     exit on turn K
@@ -43,9 +46,12 @@ def flipped(shape: Shape) -> Shape:
 
 
 def transformed(shape: Shape, flip: int, rotations: int) -> Shape:
-    if flip == 1:
+    # The arena's list of eight orientations, the unflipped four first: flip 1 with a
+    # negative remainder (-3 to -1) reaches back into the unflipped ones.
+    index = (4 if flip == 1 else 0) + rotations % 4 if rotations >= 0 else 4 + rotations
+    if index >= 4:
         shape = flipped(shape)
-    for _ in range(rotations % 4):
+    for _ in range(index % 4):
         shape = right_rotated(shape)
     return shape
 
@@ -115,6 +121,8 @@ def main() -> int:
     p.add_argument("--exit-at", type=int, default=0)
     p.add_argument("--sleep-at", type=int, nargs=2, default=(0, 0))
     p.add_argument("--stats", default=None)
+    p.add_argument("--odd-spelling", action="store_true")
+    p.add_argument("--two-lines-at", type=int, default=0)
     args = p.parse_args()
     rng = random.Random(args.seed)
     data = Input()
@@ -171,7 +179,7 @@ def main() -> int:
             for text in logged:
                 if text == "SKIP":
                     continue
-                mt = re.fullmatch(r"PLAY (-?\d+) (\d+) (\d+) ([01]) ([0-3])", text)
+                mt = re.fullmatch(r"PLAY (-?\d+) (\d+) (\d+) ([01]) (-?[0-3])", text)
                 if not mt:
                     fail(4, f"turn {turn}: bad logged move {text!r}")
                 pid, x, y, flip, rot = (int(g) for g in mt.groups())
@@ -261,12 +269,18 @@ def main() -> int:
                 break
         if choice is None or rng.random() < 0.15:
             print("SKIP", flush=True)
+            if turn == args.two_lines_at:
+                print("SKIP", flush=True)
         else:
             pid, x, y, f, r, shape = choice
             place(new_board, shape, x, y)
             used_orientations.add((f, r))
             stats["plays"] += 1
+            if args.odd_spelling:  # the same orientation as the arena reads it
+                f, r = (1, r - 4) if f == 0 and r else (f, r + 8) if f else (2, 0)
             print(f"PLAY {pid} {x} {y} {f} {r}", flush=True)
+            if turn == args.two_lines_at:
+                print("SKIP", flush=True)
         expected_me = new_board
 
 

@@ -215,8 +215,11 @@ class Buy(Move):
 
 ADVANCE: Advance = Advance()
 
-_BUY = re.compile(r"^(\d{1,2})\s*(?:([rf])\s*(0|90|180|270)?)?\s*@?\s*([a-z]\d)$")
-_SPECIAL = re.compile(r"^s\s*@?\s*([a-z]\d)$")
+# Spaces may stand between the parts (patch, orientation, "@", square), not inside one; the
+# "@" is required, an orientation is a letter and its degrees, and digits are ASCII (the
+# terminal game turns the digits a person types into ASCII before reading).
+_BUY = re.compile(r"([0-9]{1,2}) *(?:([rf])(0|90|180|270))? *@ *([a-z][0-9])")
+_SPECIAL = re.compile(r"s *@ *([a-z][0-9])")
 
 
 def parse_move(text: str) -> Move:
@@ -226,10 +229,10 @@ def parse_move(text: str) -> Move:
     t = text.strip().lower()
     if t in ("a", "advance"):
         return ADVANCE
-    m = _SPECIAL.match(t)
+    m = _SPECIAL.fullmatch(t)
     if m:
         return PlaceSpecial(*parse_square(m.group(1)))
-    m = _BUY.match(t)
+    m = _BUY.fullmatch(t)
     if m:
         patch, kind, degrees, square = m.groups()
         turns = int(degrees or 0) // 90

@@ -19,6 +19,26 @@ from .state import POSITION_TEXT, PositionText, Quilt, State, check_circle, make
 from .tables import FULL_HI, FULL_LO, bits_of
 
 _ORIENTATIONS = {"rf": (True, True), "r": (True, False), "f": (False, True), "-": (False, False)}
+FIELDS = (
+    "rules",
+    "circle",
+    "player 0",
+    "player 1",
+    "on top",
+    "bonus owner",
+    "first to finish",
+    "pending specials",
+    "specials left",
+)
+# Numbers are bounded so that no game from an accepted position can leave the bounds (nor
+# come near the kernels' 64-bit integers): a player's income plus the income printed on the
+# patches still in the circle is at most INCOME_LIMIT, and buttons plus the most the rest of
+# the game could pay (one a space up to the final space, INCOME_LIMIT at each income mark
+# ahead) at most BUTTON_LIMIT. A game from a fresh setup stays far inside both (at most 38
+# income and 5 + 53 + 9 x 38 = 400 buttons).
+INCOME_LIMIT = 100
+BUTTON_LIMIT = 10_000
+_MAX_DIGITS = 5  # every number in position text is below 10^5
 
 
 def quilt_text(quilt: Quilt) -> str:
@@ -84,14 +104,36 @@ def _parse_quilt(text: str, who: str) -> tuple[int, int]:
     return bits_of(covered)
 
 
-def _int(text: str, what: str, low: int, high: int | None = None) -> int:
+def _int(text: str, what: str, low: int, high: int, why: str = "") -> int:
+    """A number as position text writes it: ASCII digits without leading zeros; ``why``
+    explains the bounds when they are not plain facts of the rules."""
     if not text.isascii() or not text.isdigit():
         raise InvalidPositionError(f"{what} {text!r} is not a whole number")
-    value = int(text)
-    if value < low or (high is not None and value > high):
-        bound = f"{low}-{high}" if high is not None else f">= {low}"
-        raise InvalidPositionError(f"{what} {value} is out of range ({bound})")
-    return value
+    if len(text) > 1 and text[0] == "0":
+        raise InvalidPositionError(f"{what} {text!r}: write numbers without leading zeros")
+    if len(text) > _MAX_DIGITS or not low <= int(text) <= high:
+        shown = text if len(text) <= 20 else text[:20] + "..."
+        raise InvalidPositionError(f"{what} {shown} is out of range ({low}-{high}{why})")
+    return int(text)
+
+
+def max_buttons(position: int) -> int:
+    """The most buttons a player on ``position`` may hold in position text (see
+    BUTTON_LIMIT): what the rest of the game could still pay stays within the limit."""
+    marks_ahead = sum(1 for mark in data.INCOME_SPACES if mark > position)
+    return BUTTON_LIMIT - (data.FINAL_SPACE - position) - INCOME_LIMIT * marks_ahead
+
+
+def _check_canonical(text: str, state: State) -> None:
+    """Position text has one spelling per state: refuse any other (say where it differs)."""
+    canonical = position_text(state)
+    if canonical == text:
+        return
+    for name, given, wanted in zip(FIELDS, text.split(" "), canonical.split(" "), strict=True):
+        if given != wanted:
+            raise InvalidPositionError(
+                f"the {name} field {given!r} is not written the canonical way: write {wanted!r}"
+            )
 
 
 def _player_field(text: str, what: str) -> int:
@@ -107,10 +149,14 @@ def parse_position(text: str) -> State:
     if not isinstance(text, str):
         raise InvalidPositionError("position text must be a string")
     fields = text.split()
-    if len(fields) != 9:
+    if len(fields) != len(FIELDS):
         raise InvalidPositionError(
             f"position text has {len(fields)} fields, not 9 (rules, circle, player 0, "
             "player 1, on top, bonus owner, first to finish, pending specials, specials left)"
+        )
+    if text != " ".join(fields):
+        raise InvalidPositionError(
+            "position text separates its fields by single spaces, with none before or after"
         )
     rules_f, circle_f, p0, p1, top_f, bonus_f, first_f, pending_f, specials_f = fields
     edition, _, orient = rules_f.partition(":")
@@ -122,24 +168,35 @@ def parse_position(text: str) -> State:
             []
             if circle_f == "-"
             else check_circle(
-                [_int(x, "circle entry", 0) for x in circle_f.split(",")], complete=False
+                [_int(x, "circle entry", 0, 10**_MAX_DIGITS - 1) for x in circle_f.split(",")],
+                complete=False,
             )
         )
     except InvalidSetupError as e:
         raise InvalidPositionError(str(e)) from None
+    circle_income = sum(data.PATCHES[i].income for i in circle)
     players = []
     for who, field in (("player 0", p0), ("player 1", p1)):
         parts = field.split(",")
         if len(parts) != 4:
             raise InvalidPositionError(f"{who} must be position,buttons,income,quilt")
-        players.append(
-            (
-                _int(parts[0], f"{who}'s position", 0, data.FINAL_SPACE),
-                _int(parts[1], f"{who}'s buttons", 0),
-                _int(parts[2], f"{who}'s income", 0),
-                _parse_quilt(parts[3], who),
-            )
+        position = _int(parts[0], f"{who}'s position", 0, data.FINAL_SPACE)
+        buttons = _int(
+            parts[1],
+            f"{who}'s buttons",
+            0,
+            max_buttons(position),
+            f" on space {position}: with what the rest of the game can pay, at most {BUTTON_LIMIT}",
         )
+        income = _int(
+            parts[2],
+            f"{who}'s income",
+            0,
+            INCOME_LIMIT - circle_income,
+            f": with the {circle_income} printed on the patches left in the circle, at most "
+            f"{INCOME_LIMIT}",
+        )
+        players.append((position, buttons, income, _parse_quilt(parts[3], who)))
     top = _player_field(top_f, "on top")
     if top < 0:
         raise InvalidPositionError("on top must be 0 or 1")
@@ -186,6 +243,7 @@ def parse_position(text: str) -> State:
     )
     if bonus >= 0 and not K.covers_bonus_square(state.vector, bonus):
         raise InvalidPositionError(f"player {bonus} holds the bonus tile without a covered 7x7")
+    _check_canonical(text, state)
     return state
 
 

@@ -11,6 +11,7 @@ import copy
 import datetime
 import json
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,55 @@ from .state import State, check_circle, new_game
 FORMAT = "patchwork-record"
 VERSION = 1
 TERMINATIONS = ("finished", "resigned", "time", "abandoned")
+KEYS = ("format", "version", "event", "date", "players", "rules", "setup", "moves", "result")
+RESULT_KEYS = ("termination", "winner", "scores", "reason")
+TAGS = (
+    "Event", "Date", "Player0", "Player1", "Edition", "Rotation", "Flip",
+    "Circle", "FirstPlayer", "Position", "Termination", "Winner", "Scores", "Reason",
+)  # fmt: skip
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_UNESCAPES = {v[1]: k for k, v in _ESCAPES.items()}
+_TAG = re.compile(r'\[(\w+)\s+"((?:[^"\\]|\\.)*)"\]')
+_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|.)")
+_MOVE_LINE = re.compile(r"([0-9]+)\.\s+P([01])\s+(\S+)")
+_SCORE = re.compile(r"-?[0-9]{1,9}")
+
+
+def escape(value: str) -> str:
+    """A tag value as the text form writes it between quotes: backslash, quote, and every
+    control or line-separator character escaped (``\\n``, ``\\t``, ``\\u0085``...), so that
+    any text stays on its one line and reads back the same."""
+    out = []
+    for ch in value:
+        if ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp"):
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def unescape(value: str, tag: str) -> str:
+    def one(m: re.Match[str]) -> str:
+        code = m.group(1)
+        if code in _UNESCAPES:
+            return _UNESCAPES[code]
+        if len(code) == 5:
+            return chr(int(code[1:], 16))
+        raise InvalidRecordError(
+            f"tag {tag}: unknown escape '\\{code}' (write \\\\ for a backslash)"
+        )
+
+    return _ESCAPE.sub(one, value)
+
+
+def _check_keys(d: dict[str, Any], allowed: tuple[str, ...], what: str) -> None:
+    unknown = sorted(str(k) for k in d if k not in allowed)
+    if unknown:
+        raise InvalidRecordError(
+            f"{what} has unknown key(s) {', '.join(unknown)} (allowed: {', '.join(allowed)})"
+        )
 
 
 @dataclass
@@ -99,38 +149,16 @@ class Record:
             raise InvalidRecordError(f"bad setup: {e}") from None
 
     def replay(self) -> Game:
-        """Play the moves through the engine and check the claimed result."""
+        """Play the moves through the engine and check the claimed result (which is then
+        kept in its full form: termination, winner, scores and any reason)."""
         game = Game(self.start_state())
         for i, text in enumerate(self.moves, 1):
             try:
                 game.push(Move.parse(text, game.state))
             except PatchworkError as e:
                 raise InvalidRecordError(f"move {i} ({text!r}) does not replay: {e}") from None
-        end = game.state
         if self.result is not None:
-            termination = self.result.get("termination", "finished")
-            if termination not in TERMINATIONS:
-                raise InvalidRecordError(f"unknown termination {termination!r}")
-            if termination == "finished":
-                if not end.is_terminal():
-                    raise InvalidRecordError("the record says finished, but the game is not over")
-                if self.result.get("winner") != end.winner():
-                    raise InvalidRecordError(
-                        f"the record names winner {self.result.get('winner')}, "
-                        f"the moves give {end.winner()}"
-                    )
-            elif end.is_terminal():
-                raise InvalidRecordError(
-                    f"the record says {termination}, but the moves play the game to its end"
-                )
-            claimed = self.result.get("scores")
-            if claimed is not None and list(claimed) != list(end.scores()):
-                raise InvalidRecordError(
-                    f"the record claims scores {claimed}, the moves give {list(end.scores())}"
-                )
-            winner = self.result.get("winner")
-            if winner not in (None, 0, 1) or isinstance(winner, bool):
-                raise InvalidRecordError(f"winner must be 0, 1 or null, not {winner!r}")
+            self.result = _checked_result(self.result, game.state)
         return game
 
     # -- JSON -----------------------------------------------------------------------------
@@ -158,38 +186,45 @@ class Record:
     def from_dict(cls, d: object) -> Record:
         if not isinstance(d, dict):
             raise InvalidRecordError("a record is a JSON object")
+        _check_keys(d, KEYS, "the record")
         if d.get("format", FORMAT) != FORMAT:
             raise InvalidRecordError(f"not a patchwork record (format {d.get('format')!r})")
-        if d.get("version", VERSION) != VERSION:
+        version = d.get("version", VERSION)
+        if isinstance(version, bool) or version != VERSION:
             raise InvalidRecordError(
-                f"record version {d.get('version')!r} is not supported (this is version {VERSION})"
+                f"record version {version!r} is not supported (this is version {VERSION})"
             )
         try:
             rules = Rules.from_dict(d.get("rules", {}))
         except PatchworkError as e:
             raise InvalidRecordError(f"bad rules: {e}") from None
-        setup = d.get("setup")
-        if not isinstance(setup, dict) or not ({"circle", "position"} & set(setup)):
-            raise InvalidRecordError("setup must hold a circle (and first_player) or a position")
         moves = d.get("moves", [])
         if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
             raise InvalidRecordError("moves must be a list of move texts")
         players = d.get("players", ["Player 0", "Player 1"])
-        if not (isinstance(players, list) and len(players) == 2):
-            raise InvalidRecordError("players must be a list of two names")
+        if not (
+            isinstance(players, list)
+            and len(players) == 2
+            and all(isinstance(p, str) for p in players)
+        ):
+            raise InvalidRecordError("players must be a list of two names (strings)")
+        for key in ("date", "event"):
+            if not isinstance(d.get(key, ""), str):
+                raise InvalidRecordError(f"{key} must be a string")
         result = d.get("result")
         if result is not None and not isinstance(result, dict):
             raise InvalidRecordError("result must be an object or null")
         record = cls(
             rules=rules,
-            setup=setup,
-            moves=moves,
-            players=(str(players[0]), str(players[1])),
+            setup=_checked_setup(d.get("setup")),
+            moves=list(moves),
+            players=(players[0], players[1]),
             result=result,
-            date=str(d.get("date", "")),
-            event=str(d.get("event", "")),
+            date=d.get("date", ""),
+            event=d.get("event", ""),
         )
-        record.replay()
+        game = record.replay()
+        record.moves = [str(m) for m in game.moves]  # one spelling: the notation's own
         return record
 
     @classmethod
@@ -219,14 +254,16 @@ class Record:
         else:
             tags.append(("Circle", " ".join(str(i) for i in self.setup["circle"])))
             tags.append(("FirstPlayer", str(self.setup.get("first_player", 0))))
+        game = self.replay()  # also checks the result, so that what is written reads back
         if self.result is not None:
-            winner = self.result.get("winner")
-            tags.append(("Termination", str(self.result.get("termination", "finished"))))
+            winner = self.result["winner"]
+            tags.append(("Termination", self.result["termination"]))
             tags.append(("Winner", "-" if winner is None else str(winner)))
-            tags.append(("Scores", " ".join(str(x) for x in self.result.get("scores", []))))
-        lines = [f'[{k} "{v}"]' for k, v in tags]
+            tags.append(("Scores", " ".join(str(x) for x in self.result["scores"])))
+            if "reason" in self.result:
+                tags.append(("Reason", self.result["reason"]))
+        lines = [f'[{k} "{escape(v)}"]' for k, v in tags]
         lines.append("")
-        game = self.replay()
         state = game.start
         for i, move in enumerate(game.moves, 1):
             lines.append(f"{i}. P{state.current_player} {move}")
@@ -244,11 +281,18 @@ class Record:
             line = raw.strip()
             if not line or line.startswith("#"):
                 continue
-            tag = re.fullmatch(r'\[(\w+)\s+"(.*)"\]', line)
+            tag = _TAG.fullmatch(line)
             if tag:
-                tags[tag.group(1)] = tag.group(2)
+                name = tag.group(1)
+                if name not in TAGS:
+                    raise InvalidRecordError(
+                        f"line {n}: unknown tag {name!r} (tags: {', '.join(TAGS)})"
+                    )
+                if name in tags:
+                    raise InvalidRecordError(f"line {n}: tag {name} is given twice")
+                tags[name] = unescape(tag.group(2), name)
                 continue
-            m = re.fullmatch(r"(\d+)\.\s+P([01])\s+(\S+)", line)
+            m = _MOVE_LINE.fullmatch(line)
             if not m:
                 raise InvalidRecordError(
                     f"line {n}: {raw!r} is neither a [Tag \"value\"] nor '12. P0 move'"
@@ -268,27 +312,36 @@ class Record:
             raise InvalidRecordError("Rotation and Flip must be yes or no") from None
         setup: dict[str, Any]
         if "Position" in tags:
+            if "Circle" in tags or "FirstPlayer" in tags:
+                raise InvalidRecordError("give a [Position ...] or a [Circle ...], not both")
             setup = {"position": tags["Position"]}
         elif "Circle" in tags:
-            try:
-                circle = [int(x) for x in tags["Circle"].split()]
-                first = int(tags.get("FirstPlayer", "0"))
-            except ValueError:
-                raise InvalidRecordError("Circle and FirstPlayer must be numbers") from None
-            setup = {"circle": circle, "first_player": first}
+            ids = tags["Circle"].split(" ")
+            first = tags.get("FirstPlayer", "0")
+            if not all(x.isascii() and x.isdigit() and len(x) <= 2 for x in ids):
+                raise InvalidRecordError("Circle must be patch ids separated by single spaces")
+            if first not in ("0", "1"):
+                raise InvalidRecordError(f"FirstPlayer must be 0 or 1, not {first!r}")
+            setup = {"circle": [int(x) for x in ids], "first_player": int(first)}
         else:
             raise InvalidRecordError("a text record needs a [Circle ...] or [Position ...] tag")
         result = None
         if "Termination" in tags:
             winner = tags.get("Winner", "-")
-            try:
-                result = {
-                    "termination": tags["Termination"],
-                    "winner": None if winner == "-" else int(winner),
-                    "scores": [int(x) for x in tags.get("Scores", "").split()],
-                }
-            except ValueError:
-                raise InvalidRecordError("Winner and Scores must be numbers") from None
+            scores = tags.get("Scores", "").split(" ")
+            if winner not in ("0", "1", "-"):
+                raise InvalidRecordError(f"Winner must be 0, 1 or -, not {winner!r}")
+            if not all(_SCORE.fullmatch(x) for x in scores):
+                raise InvalidRecordError('Scores must be two whole numbers, like "-23 2"')
+            result = {
+                "termination": tags["Termination"],
+                "winner": None if winner == "-" else int(winner),
+                "scores": [int(x) for x in scores],
+            }
+            if "Reason" in tags:
+                result["reason"] = tags["Reason"]
+        elif {"Winner", "Scores", "Reason"} & set(tags):
+            raise InvalidRecordError("Winner, Scores and Reason go with a [Termination ...] tag")
         record = cls.from_dict(
             {
                 "rules": rules,
@@ -332,6 +385,58 @@ class Record:
         """Write JSON for a .json path, the text form otherwise."""
         p = Path(path)
         p.write_text(self.to_json() if p.suffix == ".json" else self.to_text(), "utf-8")
+
+
+def _checked_setup(setup: object) -> dict[str, Any]:
+    """A setup object in its one form: ``{"circle", "first_player"}`` or ``{"position"}``."""
+    if isinstance(setup, dict) and set(setup) == {"position"}:
+        return {"position": setup["position"]}
+    if isinstance(setup, dict) and "circle" in setup and set(setup) <= {"circle", "first_player"}:
+        return {"circle": setup["circle"], "first_player": setup.get("first_player", 0)}
+    raise InvalidRecordError(
+        "setup must hold a circle (and first_player) or a position, and nothing else"
+    )
+
+
+def _checked_result(result: dict[str, Any], end: State) -> dict[str, Any]:
+    """The result checked against the position the moves reach, in its one form."""
+    _check_keys(result, RESULT_KEYS, "the result")
+    termination = result.get("termination")
+    if termination not in TERMINATIONS:
+        raise InvalidRecordError(
+            f"unknown termination {termination!r} (one of {', '.join(TERMINATIONS)})"
+        )
+    winner = result.get("winner")
+    if winner not in (None, 0, 1) or isinstance(winner, bool):
+        raise InvalidRecordError(f"winner must be 0, 1 or null, not {winner!r}")
+    if termination == "finished":
+        if not end.is_terminal():
+            raise InvalidRecordError("the record says finished, but the game is not over")
+        if winner != end.winner():
+            raise InvalidRecordError(
+                f"the record names winner {winner}, the moves give {end.winner()}"
+            )
+    elif end.is_terminal():
+        raise InvalidRecordError(
+            f"the record says {termination}, but the moves play the game to its end"
+        )
+    scores = result.get("scores")
+    actual = list(end.scores())
+    if not (
+        isinstance(scores, list)
+        and all(isinstance(x, int) and not isinstance(x, bool) for x in scores)
+        and scores == actual
+    ):
+        raise InvalidRecordError(
+            f"the record claims scores {scores!r}, the moves give {actual} "
+            "(a result gives both scores)"
+        )
+    checked: dict[str, Any] = {"termination": termination, "winner": winner, "scores": actual}
+    if "reason" in result:
+        if not isinstance(result["reason"], str):
+            raise InvalidRecordError("the result's reason must be a string")
+        checked["reason"] = result["reason"]
+    return checked
 
 
 RECORD.lend(Record)

@@ -16,7 +16,10 @@ import argparse
 import dataclasses
 import gc
 import io
+import os
+import select
 import sys
+import threading
 import time
 from typing import IO
 
@@ -128,6 +131,58 @@ class CodinGameBot:
         return result.best_move, f"{100 * result.win_probability:.0f}%"
 
 
+def process_start() -> float | None:
+    """When this process started, on the ``time.perf_counter`` clock (Linux; else None)."""
+    try:
+        with open("/proc/self/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+        ticks = int(fields[19])  # field 22, starttime, in clock ticks since boot
+        age = time.clock_gettime(time.CLOCK_BOOTTIME) - ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
+    return time.perf_counter() - max(age, 0.0)
+
+
+class FirstInput:
+    """Notes when the first input arrives while the bot is still starting up.
+
+    The arena's first-turn clock starts when it writes the input, which is while a bot is
+    still importing and loading its compiled code; a bot that timed its first turn from the
+    moment it got round to reading would overrun. A thread watches standard input (without
+    reading it) from ``watch()`` on; input that was already waiting then is taken to have
+    come when the process started."""
+
+    def __init__(self) -> None:
+        self.arrived: float | None = None
+        self._done = threading.Event()
+
+    def watch(self, stream: IO[str], started: float | None) -> None:
+        try:
+            fd = stream.fileno()
+            waiting = bool(select.select([fd], [], [], 0)[0])
+        except (OSError, ValueError, io.UnsupportedOperation):
+            return  # not a pipe or terminal select can watch: time from the first read
+        if waiting:
+            self.arrived = started if started is not None else time.perf_counter()
+            self._done.set()
+            return
+        threading.Thread(target=self._wait, args=(fd,), daemon=True).start()
+
+    def _wait(self, fd: int) -> None:
+        try:
+            select.select([fd], [], [])
+        except (OSError, ValueError):
+            return
+        self.arrived = time.perf_counter()
+        self._done.set()
+
+    def time(self, read_at: float) -> float:
+        """When the first input came: the watcher's note, or ``read_at`` if it has none."""
+        if self._done.is_set() and self.arrived is not None:
+            return min(self.arrived, read_at)
+        return read_at
+
+
 def _lines(stream: IO[str]) -> tuple[list[float], LineSource]:
     """A line source over ``stream`` that raises EOFError at the end and notes when the
     first line of each turn arrived (``marks[0]``)."""
@@ -144,8 +199,11 @@ def _lines(stream: IO[str]) -> tuple[list[float], LineSource]:
     return marks, next_line
 
 
-def play(bot: CodinGameBot, stdin: IO[str], stdout: IO[str]) -> int:
-    """Play until the input ends; 0 then, 1 for input that is not the arena's."""
+def play(
+    bot: CodinGameBot, stdin: IO[str], stdout: IO[str], first: FirstInput | None = None
+) -> int:
+    """Play until the input ends; 0 then, 1 for input that is not the arena's. ``first``
+    tells when the first input came, if it came before the bot began to read."""
     marks, next_line = _lines(stdin)
     try:
         read_init(next_line)
@@ -157,8 +215,10 @@ def play(bot: CodinGameBot, stdin: IO[str], stdout: IO[str]) -> int:
     except CodinGameError as e:
         print(f"cg-bot: bad initialisation input: {e}", file=sys.stderr)
         return 1
+    # The first turn's clock started with the initialisation (which comes with its input).
+    first_turn = first.time(marks[0]) if first is not None else marks[0]
     while True:
-        marks[0] = 0.0
+        marks[0] = first_turn if bot.turns == 0 else 0.0
         try:
             view = read_turn(next_line)
         except EOFError:
@@ -202,6 +262,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """``patchwork cg-bot``: 0 when the game ended (input closed), 1 on bad input, 2 usage."""
+    first = FirstInput()
+    first.watch(sys.stdin, process_start())  # the first turn's clock may be running already
     try:
         args = _parser().parse_args(argv)
     except SystemExit as e:
@@ -231,7 +293,7 @@ def main(argv: list[str] | None = None) -> int:
     if isinstance(sys.stdin, io.TextIOWrapper):
         sys.stdin.reconfigure(errors="replace")  # stray bytes read as nonsense, not a crash
     try:
-        return play(bot, sys.stdin, sys.stdout)
+        return play(bot, sys.stdin, sys.stdout, first)
     except (BrokenPipeError, KeyboardInterrupt):
         return 0
     finally:

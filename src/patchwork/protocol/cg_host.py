@@ -30,6 +30,7 @@ from .codingame import (
     TURN_SECONDS,
     command_text,
     init_lines,
+    logged_command,
     parse_command,
     referee_move,
     turn_lines,
@@ -51,6 +52,7 @@ class Turn:
     note: str | None = None  # how the referee's conventions changed it
     seconds: float = 0.0
     forfeit: tuple[str, str] | None = None  # (termination, reason)
+    logged: str | None = None  # what the opponent's log shows (default: the move's command)
 
 
 class Seat(Protocol):
@@ -103,10 +105,21 @@ class BotSeat:
         line: str | None = ""
         try:
             line = self.child.read(wait)
-            seconds = self.child.stdout.arrived - sent
+            arrived = self.child.stdout.arrived
+            seconds = max(0.0, arrived - sent)
             late = seconds > wait
         except ReadTimeout:
             seconds, late = time.monotonic() - sent, True
+        if line is not None and not late and arrived < sent:
+            # Written before this turn's input: a second line of an earlier answer (or words
+            # before the first input). One line a turn, as the arena's referee demands.
+            shown = line if len(line) <= 80 else line[:80] + "..."
+            why = "a line before its first input" if first else "two lines in one turn"
+            return Turn(
+                None,
+                said=line,
+                forfeit=("abandoned", f"the bot wrote {why} ({shown!r}); one line a turn"),
+            )
         if late:
             shown = "no limit" if limit is None else f"the limit is {1000 * limit:.0f} ms"
             return Turn(
@@ -131,7 +144,9 @@ class BotSeat:
                 forfeit=("abandoned", f"unrecognised command {shown!r} (expected PLAY or SKIP)"),
             )
         move, note = referee_move(command, state)
-        return Turn(move, said=line, note=note, seconds=seconds)
+        return Turn(
+            move, said=line, note=note, seconds=seconds, logged=logged_command(command, state)
+        )
 
     def close(self) -> None:
         self.child.stop(1.0)
@@ -214,7 +229,7 @@ def host_game(
             return None
         if turn.note is not None:
             notes.append((len(game) + 1, player, turn.note))
-        logs[player].append(command_text(turn.move, state))
+        logs[player].append(turn.logged or command_text(turn.move, state))
         return turn.move
 
     def turn_limit(game: Game) -> bool:

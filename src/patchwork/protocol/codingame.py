@@ -21,6 +21,7 @@ order) are implemented by asking the engine which moves are legal.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -167,13 +168,16 @@ def to_flip_rotations(patch_id: int, orientation: int) -> tuple[int, int]:
 
 # -- commands (the bot's output) ------------------------------------------------------------
 
-_INT = re.compile(r"[+-]?\d{1,10}")
+_INT = re.compile(r"[+-]?\d{1,10}")  # numbers in the referee's input (the bot's side)
 _INT_RANGE = 2**31
 
 
 @dataclass(frozen=True)
 class Play:
-    """``PLAY patchId x y [horizontalFlip rotations]``: x is the column, y the row."""
+    """``PLAY patchId x y [horizontalFlip rotations]``: x is the column, y the row.
+
+    ``rotations`` is what the arena keeps of the bot's number: its remainder modulo 4 with
+    the number's sign (Kotlin's ``%``), so -3 to 3."""
 
     patch_id: int
     x: int
@@ -183,8 +187,12 @@ class Play:
     message: str = ""
 
     def __str__(self) -> str:
-        text = f"PLAY {self.patch_id} {self.x} {self.y} {int(self.flip)} {self.rotations}"
+        text = self.logged()
         return f"{text} {self.message}" if self.message else text
+
+    def logged(self) -> str:
+        """The command as the arena reports it to the opponent: no chat, the flip as 0 or 1."""
+        return f"PLAY {self.patch_id} {self.x} {self.y} {int(self.flip)} {self.rotations}"
 
 
 @dataclass(frozen=True)
@@ -198,38 +206,53 @@ class Skip:
 Command = Play | Skip
 
 
-def _to_int(token: str | None) -> int | None:
-    if token is None or not _INT.fullmatch(token):
+def arena_int(token: str) -> int | None:
+    """A token read as the arena reads a number (Kotlin's ``toIntOrNull``): an optional sign,
+    then decimal digits of any script, within 32 bits; None otherwise."""
+    digits = token[1:] if token[:1] in ("+", "-") else token
+    if not digits or not digits.isdecimal():
         return None
-    value = int(token)
+    value = 0
+    for ch in digits:
+        value = 10 * value + unicodedata.decimal(ch)
+        if value > _INT_RANGE:
+            return None
+    value = -value if token[0] == "-" else value
     return value if -_INT_RANGE <= value < _INT_RANGE else None
+
+
+def _remainder(value: int, modulus: int) -> int:
+    """``value % modulus`` as Kotlin computes it: the sign of ``value``."""
+    rest = abs(value) % modulus
+    return -rest if value < 0 else rest
 
 
 def parse_command(line: str) -> Command | None:
     """Read a bot's answer as the arena does; None for an unrecognised command (which loses).
 
-    Tokens are separated by single spaces. After ``PLAY`` the id, x and y must be whole
-    numbers; horizontalFlip and rotations are optional (a flip other than 1 means none, and
-    rotations count modulo 4); whatever follows is a chat message.
+    The line (less its line ending) is split on single spaces, nothing trimmed, so a line
+    starting with a space is unrecognised. After ``PLAY`` the id, x and y must be numbers;
+    the fifth token is the flip (only 1 flips) and the sixth the rotations, each read when it
+    is a number (the rotations even when the flip is not), rotations modulo 4 keeping their
+    sign; the chat message is what follows the last number read in order.
     """
-    tokens = line.strip().split(" ")
+    tokens = line.split(" ")
     if tokens[0] == "SKIP":
         return Skip(" ".join(tokens[1:]))
-    if tokens[0] != "PLAY":
+    if tokens[0] != "PLAY" or len(tokens) < 4:
         return None
-    numbers = [_to_int(t) for t in tokens[1:4]]
-    if len(numbers) < 3 or any(n is None for n in numbers):
+    patch_id, x, y = (arena_int(t) for t in tokens[1:4])
+    if patch_id is None or x is None or y is None:
         return None
-    patch_id, x, y = (n for n in numbers if n is not None)
-    flip = _to_int(tokens[4]) if len(tokens) > 4 else None
-    rotations = _to_int(tokens[5]) if flip is not None and len(tokens) > 5 else None
-    used = 4 + (flip is not None) + (rotations is not None)
+    flip = arena_int(tokens[4]) if len(tokens) > 4 else None
+    rotations = arena_int(tokens[5]) if len(tokens) > 5 else None
+    used = 4 if flip is None else 5 if rotations is None else 6
     return Play(
         patch_id=patch_id,
         x=x,
         y=y,
         flip=flip == 1,
-        rotations=0 if rotations is None else rotations,
+        rotations=_remainder(rotations or 0, 4),
         message=" ".join(tokens[used:]),
     )
 
@@ -248,25 +271,60 @@ def special_patch_id(state: State) -> int:
     return -spaces[min(max(placed, 0), len(spaces) - 1)]
 
 
+def _where(play: Play) -> str:
+    return f"x={play.x} y={play.y}"
+
+
+def _refusal(play: Play, state: State, patch: int) -> str:
+    """Why the engine refused a buy, told in the arena's terms (its ids, x and y); the
+    engine has decided, this only explains, in the order the arena checks."""
+    if patch not in state.offered:
+        offered = ", ".join(str(TO_CODINGAME[i]) for i in state.offered)
+        return f"patch {play.patch_id} is not among the first three ({offered})"
+    price, player = PATCHES[patch].buttons, state.current_player
+    buttons = state.players[player].buttons if player is not None else 0
+    if price > buttons:
+        return f"patch {play.patch_id} costs {price} buttons, the bot has {buttons}"
+    turned = f"flip {int(play.flip)} rotations {play.rotations}"
+    return f"patch {play.patch_id} ({turned}) at {_where(play)} sticks out or would overlap"
+
+
 def move_of_play(play: Play, state: State) -> Move:
-    """Our move for a PLAY, or IllegalMoveError/InvalidMoveError saying why the arena would
-    refuse it (an unknown id, a patch not on offer, too dear, off the board, overlapping)."""
+    """Our move for a PLAY, or IllegalMoveError/InvalidMoveError saying in the arena's terms
+    why the arena would refuse it (an unknown id, a patch not on offer, too dear, off the
+    board, overlapping).
+
+    The arena turns a patch through the list of its eight orientations, the flip's four
+    first: a negative remainder with the flip reaches back into the unflipped four (flip 1
+    and -1 rotations is 3 rotations unflipped). Where the arena's own referee fails (a
+    negative x or y, or negative rotations without the flip, index its arrays out of
+    range), the PLAY is taken as invalid."""
     if play.x < 0 or play.y < 0 or play.x >= BOARD_SIZE or play.y >= BOARD_SIZE:
-        raise InvalidMoveError(f"x={play.x} y={play.y} is off the quilt board (0-8)")
-    if play.rotations < 0:
-        raise InvalidMoveError(f"rotations must be 0 or more, not {play.rotations}")
+        raise InvalidMoveError(f"{_where(play)} is off the quilt board (0-8)")
+    if play.rotations < 0 and not play.flip:
+        raise InvalidMoveError(
+            f"rotations {play.rotations} without the flip (the arena's referee fails on it)"
+        )
+    flip, rotations = (
+        (False, 4 + play.rotations) if play.rotations < 0 else (play.flip, play.rotations)
+    )
     special = special_patch_id(state)
     if special:
         if play.patch_id != special:
             raise IllegalMoveError(f"special patch {special} must be placed first")
         move: Move = PlaceSpecial(play.y, play.x)
-    else:
-        patch = TO_OURS.get(play.patch_id)
-        if patch is None:
-            raise InvalidMoveError(f"there is no patch {play.patch_id}")
-        orientation = to_orientation(play.patch_id, play.flip, play.rotations % 4)
-        move = Buy(patch, orientation, play.y, play.x)
-    state.check_legal(move)
+        if not state.is_legal(move):
+            raise IllegalMoveError(f"{_where(play)} is already covered")
+        return move
+    patch = TO_OURS.get(play.patch_id)
+    if patch is None:
+        raise InvalidMoveError(f"there is no patch {play.patch_id}")
+    try:
+        move = Buy(patch, to_orientation(play.patch_id, flip, rotations), play.y, play.x)
+    except InvalidMoveError:
+        raise InvalidMoveError(_refusal(play, state, patch)) from None
+    if not state.is_legal(move):
+        raise IllegalMoveError(_refusal(play, state, patch))
     return move
 
 
@@ -282,17 +340,34 @@ def skip_move(state: State) -> Move:
 
 
 def referee_move(command: Command, state: State) -> tuple[Move, str | None]:
-    """The move the arena plays for a command, and a note when it was not the one asked for."""
+    """The move the arena plays for a command, and a note (in the arena's terms) when it was
+    not the one asked for."""
     if isinstance(command, Play):
         try:
             return move_of_play(command, state), None
         except PatchworkError as e:
             move = skip_move(state)
-            return move, f"invalid PLAY ({e}): played as SKIP, which is {move}"
+            return move, f"invalid PLAY ({e}): played as SKIP{_skip_result(move)}"
     move = skip_move(state)
     if isinstance(move, PlaceSpecial):
-        return move, f"SKIP while holding a special patch: placed on the first free square, {move}"
+        return move, f"SKIP while holding a special patch{_skip_result(move)}"
     return move, None
+
+
+def _skip_result(move: Move) -> str:
+    if isinstance(move, PlaceSpecial):
+        return f", which places it on the first free square, x={move.col} y={move.row}"
+    return ""
+
+
+def logged_command(command: Command, state: State) -> str:
+    """The opponent's log line for a command played in ``state``, as the arena writes it:
+    a PLAY it accepted as the bot gave it (its flip and rotations, not ours), otherwise the
+    move the referee made of it."""
+    move, note = referee_move(command, state)
+    if isinstance(command, Play) and note is None:
+        return command.logged()
+    return command_text(move, state)
 
 
 def command_of_move(move: Move, state: State) -> Play | Skip:

@@ -15,6 +15,7 @@ from ..engine.data import FINAL_SPACE
 from ..engine.state import check_circle
 
 PROTOCOL_VERSION = 1
+MAX_SEED = 2**62  # the same seeds as the server's games
 HANDSHAKE = "patchwork"
 HANDSHAKE_OK = "patchworkok"
 COMMANDS = (
@@ -142,11 +143,12 @@ def parse_position(args: Sequence[str], rules: Rules) -> tuple[State, list[Move]
 
     A setup from a seed or circle is played under ``rules`` (the engine's options).
     """
-    if not args:
-        raise ProtocolError("position: give 'seed N', 'circle ID,ID,...' or 'text ...'")
     words = list(args)
     moves_at = words.index("moves") if "moves" in words else len(words)
     setup, move_texts = words[:moves_at], words[moves_at + 1 :]
+    if not setup:
+        missing = "the setup is missing before 'moves'" if words else "the setup is missing"
+        raise ProtocolError(f"position: {missing}: give 'seed N', 'circle ID,ID,...' or 'text ...'")
     kind = setup[0]
     try:
         if kind == "text":
@@ -164,20 +166,20 @@ def parse_position(args: Sequence[str], rules: Rules) -> tuple[State, list[Move]
                     raise ProtocolError(f"position: first must be 0 or 1, not {setup[3]!r}")
                 first = int(setup[3])
             if kind == "seed":
-                try:
-                    seed = int(setup[1])
-                except ValueError:
+                seed = _whole(setup[1])
+                if seed is None or seed > MAX_SEED:
                     raise ProtocolError(
-                        f"position seed: {setup[1]!r} is not a whole number"
-                    ) from None
+                        f"position seed: {_shown(setup[1])!r} is not a whole number "
+                        f"from 0 to {MAX_SEED} (2^62)"
+                    )
                 start = new_game(seed=seed, rules=rules, first_player=first)
             else:
-                try:
-                    ids = [int(x) for x in setup[1].split(",")]
-                except ValueError:
+                ids = [_whole(x) for x in setup[1].split(",")]
+                if any(i is None for i in ids):
                     raise ProtocolError(
-                        f"position circle: {setup[1]!r} is not a comma-separated list of ids"
-                    ) from None
+                        f"position circle: {_shown(setup[1])!r} is not a comma-separated list "
+                        "of ids"
+                    )
                 start = new_game(circle=check_circle(ids), rules=rules, first_player=first)
         else:
             raise ProtocolError(f"position: unknown setup {kind!r} (use seed, circle or text)")
@@ -192,6 +194,17 @@ def parse_position(args: Sequence[str], rules: Rules) -> tuple[State, list[Move]
         except PatchworkError as e:
             raise ProtocolError(f"position: move {i} ({text}): {e}") from None
     return start, game.moves
+
+
+def _whole(text: str) -> int | None:
+    """A whole number written in ASCII digits (no sign), or None."""
+    if not (text.isascii() and text.isdigit()) or len(text) > 30:
+        return None
+    return int(text)
+
+
+def _shown(text: str) -> str:
+    return text if len(text) <= 40 else text[:40] + "..."
 
 
 def position_command(state: State) -> str:
