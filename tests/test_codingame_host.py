@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -150,7 +151,10 @@ def test_the_opponent_s_log_repeats_the_mover_s_own_flip_and_rotations(tmp_path:
 def test_a_bot_that_writes_two_lines_in_one_turn_loses_saying_so() -> None:
     result = play(BotSeat(simple("--two-lines-at 3"), time_factor=ROOMY), seat=1, seed=3)
     assert result.termination == "abandoned" and result.winner == 0
-    assert result.reason is not None and "wrote two lines in one turn ('SKIP')" in result.reason
+    # Which line is caught depends on timing: the extra SKIP itself when it comes before the
+    # next input is sent, else the next turn's answer, which then finds SKIP taken for it.
+    assert result.reason is not None
+    assert re.search(r"wrote two lines in one turn \('(SKIP|PLAY [-\d ]+)'\)", result.reason)
     assert all(t >= 0 for t in result.times[1])
 
 
