@@ -83,7 +83,7 @@ async def meta() -> Meta:
 @router.post(
     "/api/games", response_model=CreatedGame, status_code=201, tags=["games"], responses=ERRORS
 )
-async def create_game(body: CreateGame, svc: Service) -> dict[str, Any]:
+async def create_game(body: CreateGame, svc: Service) -> CreatedGame:
     """Start a game: against the AI, at one screen, or online with an invitation."""
     return await svc.create(body)
 
@@ -104,7 +104,7 @@ async def get_game(game_id: str, svc: Service) -> GameView:
 
 
 @router.post("/api/games/{game_id}/join", response_model=Joined, tags=["games"], responses=ERRORS)
-async def join_game(game_id: str, body: JoinGame, svc: Service) -> dict[str, Any]:
+async def join_game(game_id: str, body: JoinGame, svc: Service) -> Joined:
     """Take the free seat of an online game with its invitation code."""
     return await svc.join(game_id, body.invite, body.name)
 

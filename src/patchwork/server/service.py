@@ -32,7 +32,7 @@ from .live import LiveGame, token_hash
 from .messages import StateMessage, SyncMessage, UpdateMessage, Welcome, events
 from .models import EventData, MoveData, utcnow
 from .presence import Presence
-from .schemas import CreateGame, MoveEvent
+from .schemas import CreatedGame, CreateGame, Joined, MoveEvent
 from .store import (
     AddEvent,
     AddMoves,
@@ -95,10 +95,7 @@ class GameService:
                 # A Fischer turn in progress starts again with the time its player had when
                 # it began: the server's downtime is not charged. (Days per move are long
                 # enough to count on regardless.)
-                await self.store.call(
-                    self.store.write,
-                    [UpdateGame(live.id, live.version, {"turn_started": now})],
-                )
+                await self.store.commit([UpdateGame(live.id, live.version, {"turn_started": now})])
                 live.data.turn_started = now
                 live.invalidate()
             self._schedule(live)
@@ -220,7 +217,7 @@ class GameService:
         writes: list[Write] = [UpdateGame(live.id, live.version, fields), *(extra or [])]
         writes.append(AddEvent(event))
         try:
-            await self.store.call(self.store.write, writes)
+            await self.store.commit(writes)
         except StaleWrite:
             log.error("game %s changed in the database behind this server's back", live.id)
             self._active.pop(live.id, None)
@@ -367,14 +364,14 @@ class GameService:
 
     # -- creating and joining -------------------------------------------------------------
 
-    async def create(self, req: CreateGame) -> dict[str, Any]:
+    async def create(self, req: CreateGame) -> CreatedGame:
         new = new_game_data(req)
         data = new.data
         live = LiveGame.build(data, [])
         data.turn_started = self._turn_start(live, live.game.state, time.time())
         event = EventData(data.id, 1, "created", {"mode": data.mode})
         try:
-            await self.store.call(self.store.write, [InsertGame(data), AddEvent(event)])
+            await self.store.commit([InsertGame(data), AddEvent(event)])
         except Exception:
             log.exception("creating a game failed")
             raise ServerError("unavailable", N_("the database is unavailable")) from None
@@ -383,15 +380,15 @@ class GameService:
         self._schedule(live)
         paths = self.paths(data.id)
         invite = new.invite
-        return {
-            "game_id": data.id,
-            "seat": new.seat,
-            "token": new.token,
-            "invite_code": invite,
-            "invite_url": None if invite is None else f"{paths['watch_url']}#invite={invite}",
+        return CreatedGame(
+            game_id=data.id,
+            seat=new.seat,
+            token=new.token,
+            invite_code=invite,
+            invite_url=None if invite is None else f"{paths['watch_url']}#invite={invite}",
             **paths,
-            "game": live.view(),
-        }
+            game=live.view(),
+        )
 
     @staticmethod
     def paths(game_id: str) -> dict[str, str]:
@@ -404,7 +401,7 @@ class GameService:
             return None
         return now if live.data.kind(seat) == "human" else None
 
-    async def join(self, game_id: str, invite: str, name: str) -> dict[str, Any]:
+    async def join(self, game_id: str, invite: str, name: str) -> Joined:
         live = await self.get(game_id)
         async with live.lock:
             data = live.data
@@ -430,7 +427,7 @@ class GameService:
             event = await self._commit(live, "joined", {"seat": seat, "name": name}, fields)
             self.presence.reset(live, seat)  # the newcomer's grace period starts now
             self._announce(live, event)
-            return {"game_id": live.id, "seat": seat, "token": token, "game": live.view()}
+            return Joined(game_id=live.id, seat=seat, token=token, game=live.view())  # type: ignore[arg-type]
 
     # -- playing --------------------------------------------------------------------------
 

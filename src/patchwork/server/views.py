@@ -8,9 +8,21 @@ who is on top, pending special patches and the rest are the engine's answers, re
 from __future__ import annotations
 
 from functools import cache, lru_cache
+from typing import Any
 
 from ..ai.levels import DESCRIPTIONS
-from ..engine import PATCHES, Advance, Buy, Game, Move, PlaceSpecial, State, square_name
+from ..engine import (
+    PATCHES,
+    Advance,
+    Buy,
+    Game,
+    IllegalMoveError,
+    Move,
+    PlaceSpecial,
+    Quilt,
+    State,
+    square_name,
+)
 from ..engine import data as pwdata
 from ..engine.moves import move_from_code
 from ..engine.tables import ORIENTATION_NAMES
@@ -101,25 +113,33 @@ def patch_view(patch_id: int) -> PatchView:
     )
 
 
+@cache
+def offer_view(patch_id: int, buyable: bool) -> OfferView:
+    return OfferView(**dict(patch_view(patch_id)), buyable=buyable)
+
+
 def advance_view(state: State) -> AdvanceView | None:
     """What advancing (action A) would give the player to move, by applying it in the engine:
     the buttons gained (spaces moved plus any income marks crossed), the space it reaches and
     the special patches it picks up. ``None`` when advancing is not a legal move now."""
     me = state.current_player
-    if me is None or not state.is_legal(Advance()):
+    if me is None:
         return None
-    after = state.apply(Advance())
+    try:
+        after = state.apply(Advance())  # judged once: illegal now raises
+    except IllegalMoveError:
+        return None
+    now, then = state.players[me], after.players[me]
     return AdvanceView(
-        buttons=after.players[me].buttons - state.players[me].buttons,
-        position=after.players[me].position,
+        buttons=then.buttons - now.buttons,
+        position=then.position,
         specials=after.pending_specials if after.current_player == me else 0,
     )
 
 
-def score_parts_view(state: State) -> list[ScoreParts]:
+def score_parts_view(state: State, scores: tuple[int, int]) -> list[ScoreParts]:
     """Each score taken apart as the engine counts it: buttons + bonus - penalty."""
     parts = []
-    scores = state.scores()
     for p in (0, 1):
         buttons, bonus, empty = state.score_parts(p)
         penalty = buttons + bonus - scores[p]
@@ -127,14 +147,20 @@ def score_parts_view(state: State) -> list[ScoreParts]:
     return parts
 
 
-def players_view(state: State) -> list[PlayerView]:
-    scores = state.scores()
+@lru_cache(maxsize=8192)
+def _quilt_rows(quilt: Quilt) -> tuple[str, ...]:
+    # A quilt changes only when its owner sews a patch on: most views repeat both.
+    return tuple(quilt.rows())
+
+
+def players_view(state: State, scores: tuple[int, int] | None = None) -> list[PlayerView]:
+    scores = state.scores() if scores is None else scores
     return [
         PlayerView(
             buttons=pl.buttons,
             position=pl.position,
             income=pl.income,
-            quilt=pl.quilt.rows(),
+            quilt=list(_quilt_rows(pl.quilt)),
             empty_squares=pl.quilt.empty_squares,
             score=scores[p],
         )
@@ -142,27 +168,33 @@ def players_view(state: State) -> list[PlayerView]:
     ]
 
 
-def state_view(state: State) -> PositionView:
-    """The position: players, circle, offer, legal moves and the rest, as the engine says."""
+def _position(state: State) -> dict[str, Any]:
+    """The fields of :class:`PositionView`: what the engine says of the position."""
     legal = legal_view(state)
     buyable = {b.patch for b in legal.buy}
-    return PositionView(
-        position=state.to_text(),
-        to_move=state.current_player,
-        on_top=state.on_top,
-        players=players_view(state),
-        circle=list(state.circle),
-        offer=[OfferView(**dict(patch_view(i)), buyable=i in buyable) for i in state.offered],
-        bonus_owner=state.bonus_owner,
-        pending_specials=state.pending_specials,
-        special_spaces_left=list(state.special_spaces_left),
-        first_to_finish=state.first_to_finish,
-        legal=legal,
-        scores=list(state.scores()),
-        score_parts=score_parts_view(state),
-        advance=advance_view(state),
-        winner=state.winner(),
-    )
+    scores = state.scores()
+    return {
+        "position": state.to_text(),
+        "to_move": state.current_player,
+        "on_top": state.on_top,
+        "players": players_view(state, scores),
+        "circle": list(state.circle),
+        "offer": [offer_view(i, i in buyable) for i in state.offered],
+        "bonus_owner": state.bonus_owner,
+        "pending_specials": state.pending_specials,
+        "special_spaces_left": list(state.special_spaces_left),
+        "first_to_finish": state.first_to_finish,
+        "legal": legal,
+        "scores": list(scores),
+        "score_parts": score_parts_view(state, scores),
+        "advance": advance_view(state),
+        "winner": state.winner(),
+    }
+
+
+def state_view(state: State) -> PositionView:
+    """The position: players, circle, offer, legal moves and the rest, as the engine says."""
+    return PositionView(**_position(state))
 
 
 def clock_view(data: GameData, to_move: int | None) -> ClockView | None:
@@ -196,7 +228,7 @@ def play_view(data: GameData, state: State, movers: list[int]) -> PlayView:
     """What a move changes: the position and the game's status, clock and result."""
     human_seats = [s for s in (0, 1) if data.kind(s) == "human"]
     return PlayView(
-        **dict(state_view(state)),
+        **_position(state),
         status=data.status,  # type: ignore[arg-type]
         clock=clock_view(data, state.current_player),
         result=result_view(data),
