@@ -1,10 +1,12 @@
-"""The store's group commit: lists of writes submitted together share one transaction, and a
-refused one (a stale version) fails alone while the others are stored."""
+"""Storing changes: the store's group commit (lists of writes submitted together share one
+transaction, and a refused one fails alone while the others are stored), and a move the
+database refuses is taken back."""
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -52,3 +54,40 @@ def test_a_write_that_fails_raises_for_its_caller(tmp_path: Path) -> None:
     with pytest.raises(StaleWrite):
         asyncio.run(store.commit([UpdateGame("nosuchgame", 1, {"version": 2})]))
     store.close()
+
+
+def test_a_move_the_database_refuses_is_taken_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The engine judges a move once, as the game pushes it; if it cannot be stored, it is
+    popped again: nothing changed, and the same move can be made once the database is back."""
+    from fastapi.testclient import TestClient
+
+    from patchwork.server.app import create_app
+    from patchwork.server.config import Settings
+
+    app = create_app(Settings(db_url=f"sqlite:///{tmp_path / 'games.db'}", ai_workers=1))
+    with TestClient(app) as client:
+        created = client.post("/api/games", json={"mode": "local", "seed": 1}).json()
+        gid, token = created["game_id"], created["token"]
+        auth = {"authorization": f"Bearer {token}"}
+        store = app.state.service.store
+        real = store.commit
+
+        async def broken(writes: Any) -> None:
+            raise OSError("disk full")
+
+        monkeypatch.setattr(store, "commit", broken)
+        r = client.post(f"/api/games/{gid}/moves", json={"move": "A", "version": 1}, headers=auth)
+        assert r.status_code == 503 and r.json()["error"]["code"] == "unavailable"
+        game = client.get(f"/api/games/{gid}").json()
+        assert game["version"] == 1 and game["history"] == []
+        assert game["position"] == created["game"]["position"]
+        monkeypatch.setattr(store, "commit", real)
+        r = client.post(f"/api/games/{gid}/moves", json={"move": "A", "version": 1}, headers=auth)
+        assert r.status_code == 200 and [h["move"] for h in r.json()["game"]["history"]] == ["A"]
+        illegal = client.post(
+            f"/api/games/{gid}/moves", json={"move": "S@a1", "version": 2}, headers=auth
+        )
+        assert illegal.status_code == 409 and illegal.json()["error"]["code"] == "illegal_move"
+        assert len(client.get(f"/api/games/{gid}").json()["history"]) == 1
