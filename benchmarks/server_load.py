@@ -166,20 +166,30 @@ async def create_games(http: httpx.AsyncClient, online: int, ai: int, seed: int)
     )
 
 
-def spelled_out(square_set: str | None) -> list[str]:
-    """The square names of a view's square set (hexadecimal, bit 9 * row + col)."""
-    bits = 0 if square_set is None else int(square_set, 16)
-    return [f"{'abcdefghi'[i % 9]}{i // 9 + 1}" for i in range(81) if bits >> i & 1]
-
-
-def legal_moves(game: dict[str, Any]) -> list[str]:
-    """Every legal move of a game view in the notation (the view lists them compactly)."""
+def random_move(game: dict[str, Any], rng: random.Random) -> str:
+    """A legal move of a game view, each as likely as any other, in the notation. The view
+    lists the moves compactly (``legal``: square sets, bit 9 * row + col); only the move
+    drawn is spelled out, so that the bots cost the machine little of what the server needs."""
     legal = game["legal"]
-    moves = ["A"] if legal["advance"] else []
-    moves += [f"S@{sq}" for sq in spelled_out(legal["special"])]
-    for p in legal["buy"]:
-        moves += [f"{p['patch']}{p['orientation']}@{sq}" for sq in spelled_out(p["anchors"])]
-    return moves
+    groups: list[tuple[str, int]] = []  # (notation before the square, square set); A: ("A", 0)
+    if legal["advance"]:
+        groups.append(("A", 0))
+    if legal["special"]:
+        groups.append(("S@", int(legal["special"], 16)))
+    groups += [(f"{p['patch']}{p['orientation']}@", int(p["anchors"], 16)) for p in legal["buy"]]
+    counts = [bits.bit_count() if bits else 1 for _, bits in groups]
+    k = rng.randrange(sum(counts))
+    for (prefix, bits), count in zip(groups, counts, strict=True):
+        if k >= count:
+            k -= count
+            continue
+        if not bits:
+            return prefix
+        for _ in range(k):
+            bits &= bits - 1  # drop the lowest square: the k-th is then the lowest
+        i = (bits & -bits).bit_length() - 1
+        return f"{prefix}{'abcdefghi'[i % 9]}{i // 9 + 1}"
+    raise AssertionError("no legal move in an active game's view")
 
 
 async def bot(
@@ -232,7 +242,7 @@ async def bot(
                 and game["version"] > last_sent
                 and moves < MAX_PLIES
             ):
-                move = rng.choice(legal_moves(game))
+                move = random_move(game, rng)
                 if think > 0:
                     await asyncio.sleep(rng.expovariate(1 / think))
                 ref = uuid.uuid4().hex[:10]
