@@ -11,7 +11,10 @@ transaction fail, each list is tried again alone, so one refused write never sin
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
+import logging
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -35,6 +38,8 @@ from sqlalchemy.engine import make_url
 from .models import EventData, GameData, MoveData, events, games, moves
 
 T = TypeVar("T")
+log = logging.getLogger("patchwork.server")
+CHECKPOINT_SECONDS = 0.5  # how often SQLite's write-ahead log is copied into the database
 
 
 class StaleWrite(Exception):
@@ -104,15 +109,53 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
+class Checkpointer:
+    """Copies a SQLite database's write-ahead log into the database every ``interval``
+    seconds, on a thread of its own, without blocking writers or readers (``PASSIVE``).
+
+    The writer still checkpoints every 1,000 pages (which also starts the log afresh), but
+    finds little left to copy and sync: done by the writer alone, checkpoints held up every
+    game's moves for up to half a second."""
+
+    def __init__(self, engine: Engine, interval: float = CHECKPOINT_SECONDS) -> None:
+        self.engine = engine
+        self.interval = interval
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="patchwork-db-checkpoint")
+        self._thread.daemon = True
+        self._thread.start()
+
+    def checkpoint(self, mode: str = "PASSIVE") -> None:
+        with self.engine.connect() as conn:
+            conn.exec_driver_sql(f"PRAGMA wal_checkpoint({mode})")
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            try:
+                self.checkpoint()
+            except Exception:  # the next round tries again; writes go on meanwhile
+                log.exception("checkpointing the SQLite log failed")
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+        with contextlib.suppress(Exception):
+            self.checkpoint("TRUNCATE")  # leave the database whole and the log empty
+
+
 class Store:
     """The database behind the server. Blocking methods run on a small thread pool."""
 
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = make_engine(url)
+        sqlite = self.engine.dialect.name == "sqlite"
         # SQLite has one writer at a time: one thread serialises every access cleanly.
-        threads = 1 if self.engine.dialect.name == "sqlite" else 4
-        self._executor = ThreadPoolExecutor(threads, thread_name_prefix="patchwork-db")
+        self._executor = ThreadPoolExecutor(1 if sqlite else 4, thread_name_prefix="patchwork-db")
+        database = self.engine.url.database
+        self._checkpointer = (
+            Checkpointer(self.engine) if sqlite and database and database != ":memory:" else None
+        )
         self._queued: list[tuple[Sequence[Write], asyncio.Future[None]]] = []
         self._flushing = False
         self._flusher: asyncio.Task[None] | None = None
@@ -172,6 +215,8 @@ class Store:
 
     def close(self) -> None:
         self._executor.shutdown(wait=True)
+        if self._checkpointer is not None:
+            self._checkpointer.stop()
         self.engine.dispose()
 
     # -- schema ---------------------------------------------------------------------------
