@@ -5,17 +5,30 @@
     python benchmarks/server_load.py --url http://127.0.0.1:8000   # a server already running
 
 Every game is an online game between two bot clients, each on its own websocket, that play
-random legal moves (taken from the state the server sends) as fast as the server answers;
-``--ai-games`` adds games of a bot against AI level 1. It reports moves per second and the
-latency from sending a move to its acknowledgement (p50/p95/p99), then checks every game's
-stored history against the moves that were acknowledged: no acknowledged move may be lost.
-Traffic goes to loopback only; every loop is bounded in count and time.
+random legal moves (taken from the views the server sends: the whole game in ``state`` and
+``sync``, what a move changed in ``update``) as fast as the server answers, or after
+``--think`` milliseconds on average (exponentially distributed), like people; ``--ai-games``
+adds games of a bot against AI level 1. The clients run in this one process, on the same
+machine as the server, so they share its cores.
+
+It reports moves per second; the latency from sending a move to its acknowledgement
+(p50/p95/p99, which includes the time the server spent on the move, the broadcast of its
+update and the clients' own event loop); what the clients received (messages, megabytes, and
+bytes per message and per move, counted after permessage-deflate decompression, i.e. the
+JSON text); the server process's CPU time over the run and per move (Linux only, for a
+server started here); and the load average before the run (other work on the machine skews
+every figure). The clients' garbage collector is tuned as the server's is (objects made
+during the setup are never scanned again, young ones are collected less often), so that the
+clients' own pauses count as little as they can in the server's latency. Then it checks
+every game's stored history against the moves that were acknowledged: no acknowledged move
+may be lost. Traffic goes to loopback only; every loop is bounded in count and time.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -153,6 +166,22 @@ async def create_games(http: httpx.AsyncClient, online: int, ai: int, seed: int)
     )
 
 
+def spelled_out(square_set: str | None) -> list[str]:
+    """The square names of a view's square set (hexadecimal, bit 9 * row + col)."""
+    bits = 0 if square_set is None else int(square_set, 16)
+    return [f"{'abcdefghi'[i % 9]}{i // 9 + 1}" for i in range(81) if bits >> i & 1]
+
+
+def legal_moves(game: dict[str, Any]) -> list[str]:
+    """Every legal move of a game view in the notation (the view lists them compactly)."""
+    legal = game["legal"]
+    moves = ["A"] if legal["advance"] else []
+    moves += [f"S@{sq}" for sq in spelled_out(legal["special"])]
+    for p in legal["buy"]:
+        moves += [f"{p['patch']}{p['orientation']}@{sq}" for sq in spelled_out(p["anchors"])]
+    return moves
+
+
 async def bot(
     ws_base: str,
     run: GameRun,
@@ -180,6 +209,11 @@ async def bot(
             kind = m["type"]
             if kind in ("state", "sync"):
                 game = m["game"]
+            elif kind == "update":
+                if game is not None and game["version"] == m["since"]:
+                    game = {**game, **m["changes"], "version": m["version"]}
+                else:  # missed a version: ask for the whole game
+                    await ws.send(json.dumps({"type": "sync"}))
             elif pending is not None and m.get("ref") == pending[0]:
                 if kind == "ack":
                     totals.latencies.append(time.perf_counter() - pending[1])
@@ -198,7 +232,7 @@ async def bot(
                 and game["version"] > last_sent
                 and moves < MAX_PLIES
             ):
-                move = rng.choice(game["legal_moves"])
+                move = rng.choice(legal_moves(game))
                 if think > 0:
                     await asyncio.sleep(rng.expovariate(1 / think))
                 ref = uuid.uuid4().hex[:10]
@@ -271,6 +305,8 @@ async def run_benchmark(
             for run in runs
             for seat in run.tokens
         ]
+        gc.freeze()
+        gc.set_threshold(20_000, 50, 100)
         start = time.perf_counter()
         cpu0 = time.process_time()
         server_cpu0 = None if server_pid is None else cpu_seconds(server_pid)
@@ -283,6 +319,9 @@ async def run_benchmark(
         failures = [repr(x) for x in done if isinstance(x, BaseException)]
         acked, lost, unfinished = await verify(http, runs)
     lat_ms = [x * 1000 for x in totals.latencies]
+    server_cpu = (
+        server_cpu1 - server_cpu0 if server_cpu0 is not None and server_cpu1 is not None else None
+    )
     return {
         "games": len(runs),
         "online_games": args.games,
@@ -300,16 +339,17 @@ async def run_benchmark(
         },
         "messages_received": totals.messages,
         "megabytes_received": round(totals.bytes / 1e6, 1),
+        "bytes_per_message": round(totals.bytes / totals.messages) if totals.messages else None,
+        "bytes_per_move": round(totals.bytes / acked) if acked else None,
         "lost_moves": lost,
         "unfinished_games": unfinished,
         "move_errors": totals.errors[:10],
         "client_failures": failures[:10],
         "setup_seconds": round(created_s, 2),
         "client_cpu_seconds": round(client_cpu, 2),
-        "server_cpu_seconds": (
-            round(server_cpu1 - server_cpu0, 2)
-            if server_cpu0 is not None and server_cpu1 is not None
-            else None
+        "server_cpu_seconds": None if server_cpu is None else round(server_cpu, 2),
+        "server_cpu_ms_per_move": (
+            round(1000 * server_cpu / acked, 3) if server_cpu is not None and acked else None
         ),
     }
 

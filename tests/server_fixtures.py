@@ -185,6 +185,40 @@ class ServerProcess:
         return Client(f"{self.ws_url}/ws/games/{game_id}", token, last_version)
 
 
+# -- reading game views ---------------------------------------------------------------------------
+
+VIEWS = ("state", "sync", "update")  # the messages that bring the game to a new version
+ORIENTATIONS = ("r0", "r90", "r180", "r270", "f0", "f90", "f180", "f270")
+
+
+def square_names(square_set: str | None) -> list[str]:
+    """The squares of a view's square set (hexadecimal, bit 9 * row + col)."""
+    bits = 0 if square_set is None else int(square_set, 16)
+    return [f"{'abcdefghi'[i % 9]}{i // 9 + 1}" for i in range(81) if bits >> i & 1]
+
+
+def legal_moves(game: dict[str, Any]) -> list[str]:
+    """Every legal move of a game view, in the notation (its ``legal``, spelled out)."""
+    legal = game["legal"]
+    moves = ["A"] if legal["advance"] else []
+    moves += [f"S@{sq}" for sq in square_names(legal["special"])]
+    for p in legal["buy"]:
+        moves += [f"{p['patch']}{p['orientation']}@{sq}" for sq in square_names(p["anchors"])]
+    return moves
+
+
+def apply_update(game: dict[str, Any] | None, update: dict[str, Any]) -> dict[str, Any] | None:
+    """The view after an ``update`` message, or None unless ``game`` is at its ``since``."""
+    if game is None or game["version"] != update["since"]:
+        return None
+    return {
+        **game,
+        **update["changes"],
+        "version": update["version"],
+        "history": [*game["history"], update["entry"]],
+    }
+
+
 # -- a websocket client -------------------------------------------------------------------------
 
 
@@ -198,11 +232,14 @@ def _connect(url: str) -> ClientConnection:
 
 
 class Client:
-    """A game's websocket: sends hello, keeps the latest game view it has seen."""
+    """A game's websocket: sends hello, keeps the latest game view it has seen (an ``update``
+    message gets the view it leads to as its ``game``, for the tests' convenience; ``raw``
+    keeps every message as it came)."""
 
     def __init__(self, url: str, token: str | None = None, last_version: int | None = None):
         self.ws: ClientConnection = _connect(url)
         self.messages: list[dict[str, Any]] = []
+        self.received: list[str] = []
         self.game: dict[str, Any] | None = None
         self.welcome: dict[str, Any] | None = None
         self.first: dict[str, Any] | None = None
@@ -216,15 +253,23 @@ class Client:
         self = cls.__new__(cls)
         self.ws = _connect(url)
         self.messages, self.game, self.welcome, self.first = [], None, None, None
+        self.received = []
         return self
 
     def send(self, message: Any) -> None:
         self.ws.send(message if isinstance(message, str | bytes) else json.dumps(message))
 
     def recv(self, timeout: float = WAIT) -> dict[str, Any]:
-        message: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        text = self.ws.recv(timeout=timeout)
+        assert isinstance(text, str)
+        self.received.append(text)
+        message: dict[str, Any] = json.loads(text)
         self.messages.append(message)
-        if message["type"] in ("state", "sync"):
+        if message["type"] == "update":
+            game = apply_update(self.game, message)
+            assert game is not None, f"an update from {message['since']}, not {self.tail()}"
+            message["game"] = game
+        if message["type"] in VIEWS:
             self.game = message["game"]
         return message
 
@@ -253,7 +298,7 @@ class Client:
         if self.game is not None and self.game["version"] >= version:
             return self.game
         self.recv_until(
-            lambda m: m["type"] in ("state", "sync") and m["game"]["version"] >= version,
+            lambda m: m["type"] in VIEWS and m["game"]["version"] >= version,
             timeout,
         )
         assert self.game is not None
@@ -264,7 +309,7 @@ class Client:
     ) -> dict[str, Any]:
         """The latest view once ``pred`` holds for it (checking the one already seen first)."""
         if self.game is None or not pred(self.game):
-            self.recv_until(lambda m: m["type"] in ("state", "sync") and pred(m["game"]), timeout)
+            self.recv_until(lambda m: m["type"] in VIEWS and pred(m["game"]), timeout)
         assert self.game is not None
         return self.game
 

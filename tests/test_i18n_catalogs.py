@@ -171,7 +171,7 @@ def test_persian_uses_persian_digits() -> None:
             assert not re.search(r"[0-9]", rest), (m.id, text)
     t = i18n.translation("fa")
     assert t.gettext("Player 2") == "بازیکن ۲"
-    assert "۲۶، ۳۲، ۳۸، ۴۴، ۵۰" in t.gettext("Special patches on 26, 32, 38, 44, 50")
+    assert "۱۰ دقیقه + ۵ ثانیه" in t.gettext("10 minutes + 5 s a move")
     assert "17r90@c4" in (i18n.howto_markdown("fa") or "")
 
 

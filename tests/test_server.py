@@ -14,7 +14,7 @@ pytest.register_assert_rewrite("server_fixtures")
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 
 import patchwork as pw  # noqa: E402
-from server_fixtures import Client, ServerProcess  # noqa: E402
+from server_fixtures import VIEWS, Client, ServerProcess, legal_moves  # noqa: E402
 
 pytest_plugins = ["server_fixtures"]
 
@@ -29,12 +29,12 @@ def play_against_ai(c: Client, seat: int, rng: random.Random, plies: int = 500) 
         if g["to_move"] != seat:
             c.recv_until(
                 lambda m: (
-                    m["type"] == "state"
+                    m["type"] in VIEWS
                     and (m["game"]["status"] == "finished" or m["game"]["to_move"] == seat)
                 )
             )
             continue
-        reply = c.move(rng.choice(g["legal_moves"]))
+        reply = c.move(rng.choice(legal_moves(g)))
         assert reply["type"] == "ack", reply
         c.state_at(reply["version"])
     assert c.game is not None
@@ -50,7 +50,7 @@ def play_between(clients: dict[int, Client], rng: random.Random, plies: int) -> 
             break
         c = clients[game["to_move"]]
         g = c.state_at(game["version"])
-        reply = c.move(rng.choice(g["legal_moves"]))
+        reply = c.move(rng.choice(legal_moves(g)))
         assert reply["type"] == "ack", reply
         game = c.state_at(reply["version"])
     return game
@@ -110,7 +110,7 @@ def test_whole_game_against_the_ai_over_websockets(server: ServerProcess) -> Non
         assert c.welcome is not None and c.welcome["seats"] == [0]
         game = play_against_ai(c, 0, random.Random(1))
     assert game["status"] == "finished" and game["result"]["termination"] == "finished"
-    assert game["legal_moves"] == [] and game["to_move"] is None
+    assert legal_moves(game) == [] and game["to_move"] is None
     # The record replays through the engine to the same end.
     record = pw.Record.from_json(server.get(f"/api/games/{gid}/record.json").text)
     replayed = record.replay()
@@ -160,7 +160,7 @@ def test_online_game_between_two_clients_with_a_spectator(server: ServerProcess)
             seen = watcher.state_at(game["version"])
             assert seen["history"] == game["history"]
             # Every state the game went through reached the spectator, in order.
-            versions = [m["version"] for m in watcher.messages if m["type"] == "state"]
+            versions = [m["version"] for m in watcher.messages if m["type"] in VIEWS]
             assert versions == sorted(versions) and versions[-1] == game["version"]
     clock = game["clock"]
     assert clock["kind"] == "correspondence" and clock["running"] is None
@@ -182,6 +182,10 @@ def test_local_game_one_token_plays_both_seats(server: ServerProcess) -> None:
         after = c.state_at(reply["version"])
         assert after["history"] == game["history"][:-1]
         assert after["position"] == game_position_after(game["history"][:-1], created["game"])
+
+
+def without_time(view: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in view.items() if k != "updated_at"}
 
 
 def game_position_after(history: list[dict[str, Any]], start: dict[str, Any]) -> str:
@@ -209,7 +213,7 @@ def test_reconnect_gets_what_it_missed(server: ServerProcess) -> None:
     assert gone["seats"][0]["claim_from"] is not None
     missed = []
     while game["to_move"] == 1 and game["status"] == "active":
-        reply = b.move(rng.choice(game["legal_moves"]))
+        reply = b.move(rng.choice(legal_moves(game)))
         assert reply["type"] == "ack"
         game = b.state_at(reply["version"])
         missed.append(game["history"][-1]["move"])
@@ -220,10 +224,11 @@ def test_reconnect_gets_what_it_missed(server: ServerProcess) -> None:
         assert [e["version"] for e in sync["events"]] == list(
             range(last_seen + 1, game["version"] + 1)
         )
-        assert sync["game"] == b.state_at(game["version"])
+        # The view built from updates is the whole view, but for the time of the last change.
+        assert without_time(sync["game"]) == without_time(b.state_at(game["version"]))
         b.recv_until(lambda m: m["type"] == "presence" and m["seats"][0]["connected"])
         if game["status"] == "active":
-            reply = back.move(rng.choice(sync["game"]["legal_moves"]))
+            reply = back.move(rng.choice(legal_moves(sync["game"])))
             assert reply["type"] == "ack"
             b.state_at(reply["version"])
     # Without a version, or with one the server never had, the full state comes.
@@ -278,7 +283,7 @@ def test_undo_hint_analysis_resign_and_rematch_against_the_ai(server: ServerProc
     with server.client(gid, token) as c:
         assert c.request({"type": "undo"})["code"] == "nothing_to_undo"
         hint = c.request({"type": "hint"})
-        assert hint["type"] == "hint" and hint["move"] in c.state_at(1)["legal_moves"]
+        assert hint["type"] == "hint" and hint["move"] in legal_moves(c.state_at(1))
         assert c.move(hint["move"])["type"] == "ack"
         assert len(c.wait_game(lambda g: g["to_move"] == 0)["history"]) >= 2
         analysis = c.request({"type": "analysis", "ply": 1})
@@ -316,7 +321,7 @@ def test_a_thinking_ai_blocks_no_other_game(server: ServerProcess) -> None:
         game = play_between({0: c, 1: c}, random.Random(8), 3)
         done_at = c.messages[-2]["server_time"]  # the last state before its ack
         assert game["version"] == 4
-        answer = thinking.recv_until(lambda m: m["type"] == "state" and m["version"] == 3)
+        answer = thinking.recv_until(lambda m: m["type"] in VIEWS and m["version"] == 3)
         # The other game was served while the AI thought, not after it.
         assert answer["server_time"] > done_at
 
@@ -351,7 +356,7 @@ def test_http_play_and_polling(server: ServerProcess) -> None:
     version = 1
     for _ in range(3):
         game = server.game(gid)
-        move = game["legal_moves"][len(moves) % len(game["legal_moves"])]
+        move = legal_moves(game)[len(moves) % len(legal_moves(game))]
         r = server.post(f"/api/games/{gid}/moves", {"move": move, "version": version}, token=token)
         assert r.status_code == 200, r.text
         version = r.json()["version"]
@@ -521,7 +526,7 @@ def test_sigkill_mid_game_loses_nothing(server: ServerProcess) -> None:
     # Level 5 thinks for five seconds: the server dies while the AI is thinking.
     ai = server.create(mode="ai", level=5)
     with server.client(ai["game_id"], ai["token"]) as c:
-        assert c.move(ai["game"]["legal_moves"][0])["type"] == "ack"
+        assert c.move(legal_moves(ai["game"])[0])["type"] == "ack"
         server.kill()
     for c in (a, b):
         with pytest.raises(ConnectionClosed):

@@ -17,6 +17,7 @@ from patchwork.server.run import build_parser, settings_from
 from patchwork.server.schemas import CreateGame
 from patchwork.server.views import state_view
 from patchwork.server.ws import decode, ref_of, validate
+from server_fixtures import legal_moves
 
 
 def test_fischer_clock_charges_the_mover_and_adds_the_increment() -> None:
@@ -56,13 +57,14 @@ def test_views_are_the_engines_answers(seed: int) -> None:
     rules = pw.Rules(rotation=seed % 2 == 0, flip=seed < 2)
     state = pw.new_game(seed=seed, rules=rules)
     while not state.is_terminal():
-        view = state_view(state)
+        view = state_view(state).model_dump()
         legal = state.legal_moves()
-        assert view["legal_moves"] == [str(m) for m in legal]
-        for move in legal:
-            squares = {pw.square_name(r, c) for r, c in move.squares}
-            assert set(view["placements"].get(str(move), [])) == squares
+        # The compact form spells out to exactly the engine's moves, each footprint once.
+        spelled = legal_moves(view)
+        assert sorted(spelled) == sorted(str(m) for m in legal)
+        assert len(set(spelled)) == len(spelled)
         assert view["to_move"] == state.current_player
+        assert view["on_top"] == state.on_top
         assert view["scores"] == list(state.scores())
         assert [o["patch"] for o in view["offer"]] == list(state.offered)
         for offer in view["offer"]:
@@ -72,8 +74,8 @@ def test_views_are_the_engines_answers(seed: int) -> None:
         assert view["pending_specials"] == state.pending_specials
         assert pw.State.from_text(view["position"]) == state
         state = state.apply(rng.choice(legal))
-    end = state_view(state)
-    assert end["legal_moves"] == [] and end["winner"] == state.winner()
+    end = state_view(state).model_dump()
+    assert legal_moves(end) == [] and end["winner"] == state.winner()
 
 
 def test_new_games_are_checked_by_the_engine() -> None:
@@ -130,13 +132,21 @@ def test_advance_view_is_what_the_engine_gives() -> None:
     circle = ",".join(str(i) for i in range(1, 33)) + ",0"
     text = f"revised:rf {circle} 4,5,2,9/9/9/9/9/9/9/9/9 10,5,0,9/9/9/9/9/9/9/9/9 0 - - - "
     state = pw.State.from_text(text + "26,32,38,44,50")
-    assert state_view(state)["advance"] == {"buttons": 7 + 2 * 2, "position": 11, "specials": 0}
+    assert state_view(state).model_dump()["advance"] == {
+        "buttons": 7 + 2 * 2,
+        "position": 11,
+        "specials": 0,
+    }
     # Original edition: crossing 20 and 26 picks up both special patches.
     state = pw.State.from_text(
         f"original:rf {circle} 19,5,0,9/9/9/9/9/9/9/9/9 25,5,0,9/9/9/9/9/9/9/9/9 0 - - - "
         "20,26,32,44,50"
     )
-    assert state_view(state)["advance"] == {"buttons": 7, "position": 26, "specials": 2}
+    assert state_view(state).model_dump()["advance"] == {
+        "buttons": 7,
+        "position": 26,
+        "specials": 2,
+    }
 
 
 @pytest.mark.parametrize("seed", range(2))
@@ -144,7 +154,7 @@ def test_score_parts_add_up_to_the_scores(seed: int) -> None:
     rng = random.Random(seed)
     state = pw.new_game(seed=seed)
     while not state.is_terminal():
-        view = state_view(state)
+        view = state_view(state).model_dump()
         for p, parts in enumerate(view["score_parts"]):
             assert parts["buttons"] + parts["bonus"] - parts["penalty"] == view["scores"][p]
             assert parts["empty_squares"] == view["players"][p]["empty_squares"]
@@ -153,4 +163,4 @@ def test_score_parts_add_up_to_the_scores(seed: int) -> None:
             after = state.apply(pw.Advance())
             assert view["advance"]["position"] == after.players[state.current_player].position
         state = state.apply(rng.choice(state.legal_moves()))
-    assert state_view(state)["advance"] is None
+    assert state_view(state).model_dump()["advance"] is None

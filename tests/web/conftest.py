@@ -26,7 +26,8 @@ from playwright.sync_api import (  # noqa: E402
     sync_playwright,
 )
 
-from server_fixtures import ServerProcess  # noqa: E402
+import patchwork as pw  # noqa: E402
+from server_fixtures import ServerProcess, legal_moves  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -136,6 +137,17 @@ def view(server: ServerProcess, gid: str) -> dict[str, Any]:
     assert r.status_code == 200, r.text
     data: dict[str, Any] = r.json()
     return data
+
+
+def placements(g: dict[str, Any]) -> dict[str, list[str]]:
+    """Every legal buy or special patch of a view and the squares it covers, as the engine
+    says (the page works them out from the view's compact ``legal`` itself)."""
+    out = {}
+    for move in legal_moves(g):
+        squares = pw.parse_move(move).squares
+        if squares:
+            out[move] = [pw.square_name(r, c) for r, c in sorted(squares)]
+    return out
 
 
 def shown_version(page: Page) -> int:

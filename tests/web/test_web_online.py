@@ -8,6 +8,7 @@ from conftest import (
     cell_point,
     game_id,
     keyboard_place,
+    placements,
     pointer_cell,
     shot,
     start_game,
@@ -47,12 +48,12 @@ def test_two_browsers_play_an_online_game(browser: Browser, web_server: ServerPr
             mover = pages[g["to_move"]]
             other = pages[1 - g["to_move"]]
             expect(mover.locator("#headline")).to_have_text("Your turn")
-            buy = next((m for m in g["placements"] if m[0].isdigit() and "r0@" in m), None)
+            buy = next((m for m in placements(g) if m[0].isdigit() and "r0@" in m), None)
             if len(made) % 2 == 0 and buy is not None:
                 move = buy
                 patch = move.split("r")[0]
                 keyboard_place(
-                    mover, f'.offer-card[data-patch="{patch}"]', g["placements"][move], move
+                    mover, f'.offer-card[data-patch="{patch}"]', placements(g)[move], move
                 )
             else:
                 move = "A"
@@ -95,7 +96,7 @@ def test_a_phone_sized_touch_screen(browser: Browser, web_server: ServerProcess)
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 375, width
         g = view(web_server, gid)
-        move = next(m for m in g["placements"] if m[0].isdigit() and "r0" in m)
+        move = next(m for m in placements(g) if m[0].isdigit() and "r0" in m)
         patch = move.split("r")[0]
         card = page.locator(f'.offer-card[data-patch="{patch}"]')
         card.scroll_into_view_if_needed()
@@ -103,7 +104,7 @@ def test_a_phone_sized_touch_screen(browser: Browser, web_server: ServerProcess)
         expect(page.locator("#place")).to_be_visible()
         board = ".board-focus.active"
         page.locator(board).scroll_into_view_if_needed()
-        x, y = cell_point(page, board, *pointer_cell(g["placements"][move]))
+        x, y = cell_point(page, board, *pointer_cell(placements(g)[move]))
         page.touchscreen.tap(x, y)
         expect(page.locator("#place-status")).to_have_attribute("data-kind", "fits")
         shot(page, "phone", full_page=False)
@@ -115,14 +116,14 @@ def test_a_phone_sized_touch_screen(browser: Browser, web_server: ServerProcess)
         # A drag with a finger: real touch events (through the DevTools protocol), which the
         # page sees as Pointer Events of type "touch".
         g = wait_my_turn(page, web_server, gid)
-        move = next((m for m in g["placements"] if m[0].isdigit() and "r0@" in m), None)
+        move = next((m for m in placements(g) if m[0].isdigit() and "r0@" in m), None)
         assert move is not None, "seed 7 offers a patch to buy on the second turn"
         patch = move.split("r")[0]
         page.evaluate("document.querySelector('.offer-box').scrollIntoView({block: 'start'})")
         box = page.locator(f'.offer-card[data-patch="{patch}"]').bounding_box()
         assert box is not None
         x0, y0 = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        x1, y1 = cell_point(page, ".board-focus.active", *pointer_cell(g["placements"][move]))
+        x1, y1 = cell_point(page, ".board-focus.active", *pointer_cell(placements(g)[move]))
         assert y1 < 740, "the board is under the offer, on screen"
         cdp = ctx.new_cdp_session(page)
 

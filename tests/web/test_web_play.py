@@ -12,6 +12,7 @@ from conftest import (
     game_id,
     keyboard_place,
     parse_square,
+    placements,
     shot,
     shown_version,
     start_game,
@@ -21,12 +22,12 @@ from conftest import (
 )
 from playwright.sync_api import Page, expect
 
-from server_fixtures import ServerProcess
+from server_fixtures import ServerProcess, legal_moves
 
 
 def pick(g: dict[str, Any], want: str) -> tuple[str, list[str]] | None:
     """A legal buy whose orientation starts with ``want`` ("r90", "f"), or None."""
-    for move, squares in g["placements"].items():
+    for move, squares in placements(g).items():
         if move[0].isdigit() and move.split("@")[0].lstrip("0123456789").startswith(want):
             return move, squares
     return None
@@ -48,7 +49,7 @@ def test_a_whole_game_against_the_ai(page: Page, web_server: ServerProcess) -> N
         if g["pending_specials"]:
             # Announced as it happens, visibly (and in the live region).
             expect(page.locator(".toast").last).to_contain_text("special patch")
-            square = g["legal_moves"][0].split("@")[1]
+            square = legal_moves(g)[0].split("@")[1]
             keyboard_place(page, ".offer-card.special", [square], None)
             keyboard += 1
         else:
@@ -125,8 +126,8 @@ def drag_hold_and_shoot(page: Page, move: str, squares: list[str]) -> None:
 def test_a_drop_where_it_does_not_fit_is_refused(page: Page, web_server: ServerProcess) -> None:
     gid = start_game(page, web_server, "ai", level=1)
     g = wait_my_turn(page, web_server, gid)
-    first = next(m for m in g["placements"] if m[0].isdigit())
-    drag_move(page, first, g["placements"][first])
+    first = next(m for m in placements(g) if m[0].isdigit())
+    drag_move(page, first, placements(g)[first])
     g = wait_my_turn(page, web_server, gid)
     assert g["history"][0]["move"] == first
     # Another patch, as printed, dropped inside the board but over the one just sewn on.
@@ -168,7 +169,7 @@ def test_a_drop_where_it_does_not_fit_is_refused(page: Page, web_server: ServerP
 def test_keyboard_only_and_a_reload_keep_the_game(page: Page, web_server: ServerProcess) -> None:
     gid = start_game(page, web_server, "ai", level=1)
     g = wait_my_turn(page, web_server, gid)
-    move = next(m for m in g["placements"] if m[0].isdigit() and "r90" in m) or ""
+    move = next(m for m in placements(g) if m[0].isdigit() and "r90" in m) or ""
     patch = move.split("r")[0]
     # Tab reaches the patch; Enter picks it up, R turns it, arrows and Enter place it.
     for _ in range(40):
@@ -178,7 +179,7 @@ def test_keyboard_only_and_a_reload_keep_the_game(page: Page, web_server: Server
     else:
         raise AssertionError("Tab never reached the patch")
     assert page.evaluate("document.activeElement.matches(':focus-visible')")
-    keyboard_place(page, f'.offer-card[data-patch="{patch}"]', g["placements"][move], move)
+    keyboard_place(page, f'.offer-card[data-patch="{patch}"]', placements(g)[move], move)
     g2 = wait_my_turn(page, web_server, gid)
     assert g2["history"][0]["move"] == move
     moves_before = page.locator("#move-list li").count()

@@ -9,6 +9,7 @@ from ..engine import State
 from ..i18n import N_
 from .errors import ServerError
 from .live import LiveGame
+from .schemas import Analysis, Hint
 
 if TYPE_CHECKING:
     from .service import GameService
@@ -21,31 +22,31 @@ def _human_seat(svc: GameService, live: LiveGame, token: str | None) -> int:
     return min(seats)
 
 
-async def hint(svc: GameService, game_id: str, token: str | None) -> dict[str, Any]:
+async def hint(svc: GameService, game_id: str, token: str | None) -> Hint:
     live = await svc.get(game_id)
-    seat = _human_seat(svc, live, token)
-    svc.require_active(live)
-    state = live.game.state
-    if state.current_player != seat:
-        raise ServerError("not_your_turn", N_("a hint is for your own turn"))
-    version = live.version
+    async with live.lock:  # the stored position, not a move on its way to the database
+        seat = _human_seat(svc, live, token)
+        svc.require_active(live)
+        state = live.game.state
+        if state.current_player != seat:
+            raise ServerError("not_your_turn", N_("a hint is for your own turn"))
+        version = live.version
     result = await _analyse(svc, live, state, svc.settings.hint_seconds)
-    return {
-        "version": version,
-        "move": result["best_move"],
-        "squares": result["squares"],
-        "win_probability": result["win_probability"],
-        "margin": result["margin"],
-    }
+    return Hint(
+        version=version,
+        move=result["best_move"],
+        squares=result["squares"],
+        win_probability=result["win_probability"],
+        margin=result["margin"],
+    )
 
 
-async def analysis(
-    svc: GameService, game_id: str, token: str | None, ply: int | None
-) -> dict[str, Any]:
+async def analysis(svc: GameService, game_id: str, token: str | None, ply: int | None) -> Analysis:
     live = await svc.get(game_id)
-    _human_seat(svc, live, token)
-    version = live.version
-    moves = live.game.moves
+    async with live.lock:  # the stored game, not a move on its way to the database
+        _human_seat(svc, live, token)
+        version = live.version
+        moves = live.game.moves
     ply = len(moves) if ply is None else ply
     if ply > len(moves):
         raise ServerError(
@@ -59,7 +60,7 @@ async def analysis(
     if state.is_terminal():
         raise ServerError("game_over", N_("the game is over at that point: nothing to analyse"))
     result = await _analyse(svc, live, state, svc.settings.analysis_seconds)
-    return {"version": version, "ply": ply, **result}
+    return Analysis(version=version, ply=ply, **result)
 
 
 async def _analyse(

@@ -13,6 +13,7 @@ from collections import defaultdict
 
 from starlette.websockets import WebSocket
 
+from .messages import Message, encode
 from .ratelimit import TokenBucket
 
 log = logging.getLogger("patchwork.server")
@@ -42,8 +43,12 @@ class Connection:
         self._close_code = 1000
         self._close_reason = ""
 
-    def send(self, text: str) -> None:
+    def send(self, message: Message) -> None:
         """Queue a message (never blocks)."""
+        self.send_text(encode(message))
+
+    def send_text(self, text: str) -> None:
+        """Queue a message already encoded (a broadcast encodes once for every client)."""
         if self.closed:
             return
         try:
@@ -93,9 +98,13 @@ class Hub:
             if not room:
                 del self._rooms[conn.game_id]
 
-    def broadcast(self, game_id: str, text: str) -> None:
-        for conn in list(self._rooms.get(game_id, ())):
-            conn.send(text)
+    def broadcast(self, game_id: str, message: Message) -> None:
+        room = self._rooms.get(game_id)
+        if not room:
+            return
+        text = encode(message)
+        for conn in list(room):
+            conn.send_text(text)
 
     def has_clients(self, game_id: str) -> bool:
         return bool(self._rooms.get(game_id))

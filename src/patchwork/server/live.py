@@ -6,21 +6,16 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import json
 from dataclasses import dataclass, field
-from typing import Any
 
-from ..engine import Game, Move, Rules, new_game
+from ..engine import Game, Rules, new_game, parse_move
 from .models import GameData, MoveData
-from .views import game_view
+from .schemas import GameView, PlayView
+from .views import game_view, play_view
 
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def dumps(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"))
 
 
 def start_state(data: GameData) -> Game:
@@ -41,7 +36,8 @@ class LiveGame:
     # per seat: None while connected (or an AI), else the epoch time it went away
     away_since: list[float | None] = field(default_factory=lambda: [None, None])
     analysing: bool = False
-    _view: tuple[int, str] | None = None
+    _play: tuple[int, PlayView] | None = None
+    _view: tuple[int, GameView] | None = None
 
     @classmethod
     def build(cls, data: GameData, line: list[MoveData]) -> LiveGame:
@@ -50,7 +46,7 @@ class LiveGame:
         movers = []
         for m in line:
             seat = game.state.current_player
-            game.push(Move.parse(m.move, game.state))
+            game.push(parse_move(m.move))  # judged once, by the push
             if seat != m.seat:
                 raise ValueError(f"game {data.id}: ply {m.ply} is stored for seat {m.seat}")
             movers.append(m.seat)
@@ -84,15 +80,25 @@ class LiveGame:
                 return s
         return None
 
-    def view(self) -> dict[str, Any]:
-        view: dict[str, Any] = json.loads(self.view_json())
-        return view
+    def play_view(self) -> PlayView:
+        """What the last change made of the game (:func:`~.views.play_view`), once per version.
 
-    def view_json(self) -> str:
-        """The game view as JSON, computed once per version."""
+        Computed while the game in memory is the stored one: a move is pushed onto the game
+        before it is written, and ``movers`` and the version follow only once it is."""
+        if self._play is None or self._play[0] != self.version:
+            self._play = (self.version, play_view(self.data, self.game.state, self.movers))
+        return self._play[1]
+
+    def view(self) -> GameView:
+        """The whole game view, computed once per version (on demand: a move sends only an
+        update)."""
         if self._view is None or self._view[0] != self.version:
-            self._view = (self.version, dumps(game_view(self.data, self.game, self.movers)))
+            self._view = (
+                self.version,
+                game_view(self.data, self.game, self.movers, self.play_view()),
+            )
         return self._view[1]
 
     def invalidate(self) -> None:
+        self._play = None
         self._view = None

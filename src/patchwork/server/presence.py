@@ -12,7 +12,8 @@ import asyncio
 import time
 
 from .hub import Hub
-from .live import LiveGame, dumps
+from .live import LiveGame
+from .messages import PresenceMessage, PresenceSeat
 
 
 class Presence:
@@ -81,7 +82,7 @@ class Presence:
             timer.cancel()
         live.presence_timers.clear()
 
-    def message(self, live: LiveGame) -> str:
+    def message(self, live: LiveGame) -> PresenceMessage:
         now = time.time()
         claimable = live.data.mode == "online" and live.data.status == "active"
         seats = []
@@ -89,21 +90,18 @@ class Presence:
             away = live.away_since[s]
             claim_from = away + self.grace if away is not None and claimable else None
             seats.append(
-                {
-                    "seat": s,
-                    "kind": live.data.kind(s),
-                    "connected": away is None,
-                    "away_since": away,
-                    "claim_from": claim_from,
-                    "claimable": claim_from is not None and now >= claim_from,
-                }
+                PresenceSeat(
+                    seat=s,
+                    kind=live.data.kind(s),  # type: ignore[arg-type]
+                    connected=away is None,
+                    away_since=away,
+                    claim_from=claim_from,
+                    claimable=claim_from is not None and now >= claim_from,
+                )
             )
-        return dumps(
-            {
-                "type": "presence",
-                "version": live.version,
-                "server_time": round(now, 3),
-                "seats": seats,
-                "spectators": self.hub.spectators(live.id),
-            }
+        return PresenceMessage(
+            version=live.version,
+            server_time=round(now, 3),
+            seats=seats,
+            spectators=self.hub.spectators(live.id),
         )

@@ -2,23 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..engine import Move, Record, State
 from .live import LiveGame
 from .models import GameData
-from .views import move_squares
-
-
-def result_view(d: GameData) -> dict[str, Any] | None:
-    if d.termination is None:
-        return None
-    return {"termination": d.termination, "winner": d.winner, "scores": d.scores}
+from .schemas import GameSummary, Replay, ReplayFrame
+from .views import move_squares, players_view, result_view
 
 
 def record(live: LiveGame) -> Record:
     """The game record (docs/notation.md); a game ended by resignation, time or a claim
-    carries that ending, an unfinished one no result."""
+    carries that ending, an unfinished one no result. Read it under the game's lock."""
     d = live.data
     termination = d.termination if d.termination not in (None, "finished") else None
     return Record.from_game(
@@ -31,55 +24,45 @@ def record(live: LiveGame) -> Record:
     )
 
 
-def frame(ply: int, seat: int | None, move: Move | None, state: State) -> dict[str, Any]:
+def frame(ply: int, seat: int | None, move: Move | None, state: State) -> ReplayFrame:
     """One position of a replay: the move that led to it and what the engine says of it."""
-    scores = state.scores()
-    return {
-        "ply": ply,
-        "seat": seat,
-        "move": None if move is None else str(move),
-        "squares": [] if move is None else move_squares(move),
-        "position": state.to_text(),
-        "to_move": state.current_player,
-        "players": [
-            {
-                "buttons": p.buttons,
-                "position": p.position,
-                "income": p.income,
-                "quilt": p.quilt.rows(),
-                "empty_squares": p.quilt.empty_squares,
-                "score": scores[i],
-            }
-            for i, p in enumerate(state.players)
-        ],
-        "circle": list(state.circle),
-        "bonus_owner": state.bonus_owner,
-        "scores": list(scores),
-    }
+    return ReplayFrame(
+        ply=ply,
+        seat=seat,
+        move=None if move is None else str(move),
+        squares=[] if move is None else move_squares(move),
+        position=state.to_text(),
+        to_move=state.current_player,
+        on_top=state.on_top,
+        players=players_view(state),
+        circle=list(state.circle),
+        bonus_owner=state.bonus_owner,
+        special_spaces_left=list(state.special_spaces_left),
+        scores=list(state.scores()),
+    )
 
 
-def replay(live: LiveGame) -> dict[str, Any]:
+def replay(live: LiveGame) -> Replay:
+    """Every position of the game, from the start (read under the game's lock: the stored
+    moves, not one on its way to the database)."""
     d = live.data
     state = live.game.start
     frames = [frame(0, None, None, state)]
-    for i, move in enumerate(live.game.moves):
+    for i, (move, seat) in enumerate(zip(live.game.moves, live.movers, strict=True)):
         state = state.apply(move)
-        frames.append(frame(i + 1, live.movers[i], move, state))
-    return {
-        "game_id": d.id,
-        "players": [d.seat0_name, d.seat1_name],
-        "result": result_view(d),
-        "frames": frames,
-    }
+        frames.append(frame(i + 1, seat, move, state))
+    return Replay(
+        game_id=d.id, players=[d.seat0_name, d.seat1_name], result=result_view(d), frames=frames
+    )
 
 
-def summary(d: GameData) -> dict[str, Any]:
-    return {
-        "id": d.id,
-        "mode": d.mode,
-        "status": d.status,
-        "created_at": d.created_at.isoformat(),
-        "updated_at": d.updated_at.isoformat(),
-        "players": [d.seat0_name, d.seat1_name],
-        "result": result_view(d),
-    }
+def summary(d: GameData) -> GameSummary:
+    return GameSummary(
+        id=d.id,
+        mode=d.mode,
+        status=d.status,
+        created_at=d.created_at.isoformat(),
+        updated_at=d.updated_at.isoformat(),
+        players=[d.seat0_name, d.seat1_name],
+        result=result_view(d),
+    )

@@ -75,7 +75,7 @@ async def healthz(svc: Service) -> dict[str, Any]:
 
 
 @router.get("/api/meta", response_model=Meta, tags=["games"])
-async def meta() -> dict[str, Any]:
+async def meta() -> Meta:
     """The fixed facts: every patch, the time board of each edition, the AI levels."""
     return meta_view()
 
@@ -83,7 +83,7 @@ async def meta() -> dict[str, Any]:
 @router.post(
     "/api/games", response_model=CreatedGame, status_code=201, tags=["games"], responses=ERRORS
 )
-async def create_game(body: CreateGame, svc: Service) -> dict[str, Any]:
+async def create_game(body: CreateGame, svc: Service) -> CreatedGame:
     """Start a game: against the AI, at one screen, or online with an invitation."""
     return await svc.create(body)
 
@@ -91,20 +91,20 @@ async def create_game(body: CreateGame, svc: Service) -> dict[str, Any]:
 @router.get("/api/games", response_model=list[GameSummary], tags=["records"])
 async def list_games(
     svc: Service, limit: Annotated[int, Query(ge=1, le=200)] = 50
-) -> list[dict[str, Any]]:
+) -> list[GameSummary]:
     """The most recently finished games (games in play are watched by their link only)."""
     rows = await svc.store.call(svc.store.recent, "finished", limit)
     return [reading.summary(d) for d in rows]
 
 
 @router.get("/api/games/{game_id}", response_model=GameView, tags=["games"], responses=ERRORS)
-async def get_game(game_id: str, svc: Service) -> dict[str, Any]:
+async def get_game(game_id: str, svc: Service) -> GameView:
     """The game as everyone sees it (no token needed: spectators welcome)."""
     return (await svc.get(game_id)).view()
 
 
 @router.post("/api/games/{game_id}/join", response_model=Joined, tags=["games"], responses=ERRORS)
-async def join_game(game_id: str, body: JoinGame, svc: Service) -> dict[str, Any]:
+async def join_game(game_id: str, body: JoinGame, svc: Service) -> Joined:
     """Take the free seat of an online game with its invitation code."""
     return await svc.join(game_id, body.invite, body.name)
 
@@ -112,10 +112,10 @@ async def join_game(game_id: str, body: JoinGame, svc: Service) -> dict[str, Any
 @router.post(
     "/api/games/{game_id}/moves", response_model=ActionResult, tags=["play"], responses=ERRORS
 )
-async def post_move(game_id: str, body: MoveIn, svc: Service, tok: Token) -> dict[str, Any]:
+async def post_move(game_id: str, body: MoveIn, svc: Service, tok: Token) -> ActionResult:
     """Play a move in the notation; ``version`` is the version you chose it in."""
     live = await svc.move(game_id, tok, body.move, body.version)
-    return {"version": live.version, "game": live.view()}
+    return ActionResult(version=live.version, game=live.view())
 
 
 @router.post(
@@ -123,27 +123,27 @@ async def post_move(game_id: str, body: MoveIn, svc: Service, tok: Token) -> dic
 )
 async def post_undo(
     game_id: str, svc: Service, tok: Token, body: VersionIn | None = None
-) -> dict[str, Any]:
+) -> ActionResult:
     """Take back your last move (and the AI's answers): against the AI or at one screen."""
     live = await svc.undo(game_id, tok, None if body is None else body.version)
-    return {"version": live.version, "game": live.view()}
+    return ActionResult(version=live.version, game=live.view())
 
 
 @router.post(
     "/api/games/{game_id}/resign", response_model=ActionResult, tags=["play"], responses=ERRORS
 )
-async def post_resign(game_id: str, svc: Service, tok: Token) -> dict[str, Any]:
+async def post_resign(game_id: str, svc: Service, tok: Token) -> ActionResult:
     live = await svc.resign(game_id, tok)
-    return {"version": live.version, "game": live.view()}
+    return ActionResult(version=live.version, game=live.view())
 
 
 @router.post(
     "/api/games/{game_id}/claim", response_model=ActionResult, tags=["play"], responses=ERRORS
 )
-async def post_claim(game_id: str, svc: Service, tok: Token) -> dict[str, Any]:
+async def post_claim(game_id: str, svc: Service, tok: Token) -> ActionResult:
     """Win an online game whose opponent stayed away longer than the grace period."""
     live = await svc.claim(game_id, tok)
-    return {"version": live.version, "game": live.view()}
+    return ActionResult(version=live.version, game=live.view())
 
 
 @router.post(
@@ -154,15 +154,15 @@ async def post_claim(game_id: str, svc: Service, tok: Token) -> dict[str, Any]:
 )
 async def post_rematch(
     game_id: str, svc: Service, tok: Token, body: RematchIn | None = None
-) -> dict[str, Any]:
+) -> RematchResult:
     """Offer, accept or decline a rematch; the new game keeps both players' tokens."""
     action = "offer" if body is None else body.action
     live, new_id = await svc.rematch(game_id, tok, action)
-    return {"game_id": new_id, "offered_by": live.data.rematch_offer, "game": live.view()}
+    return RematchResult(game_id=new_id, offered_by=live.data.rematch_offer, game=live.view())
 
 
 @router.post("/api/games/{game_id}/hint", response_model=Hint, tags=["ai"], responses=ERRORS)
-async def post_hint(game_id: str, svc: Service, tok: Token) -> dict[str, Any]:
+async def post_hint(game_id: str, svc: Service, tok: Token) -> Hint:
     """The AI's suggestion for your turn (games against the AI)."""
     return await assist.hint(svc, game_id, tok)
 
@@ -172,7 +172,7 @@ async def post_hint(game_id: str, svc: Service, tok: Token) -> dict[str, Any]:
 )
 async def post_analysis(
     game_id: str, svc: Service, tok: Token, body: AnalysisIn | None = None
-) -> dict[str, Any]:
+) -> Analysis:
     """What the searcher thinks of the position after ``ply`` moves (default: now)."""
     return await assist.analysis(svc, game_id, tok, None if body is None else body.ply)
 
@@ -180,23 +180,29 @@ async def post_analysis(
 @router.get("/api/games/{game_id}/record.json", tags=["records"], responses=ERRORS)
 async def record_json(game_id: str, svc: Service) -> Response:
     """The game record (docs/notation.md), JSON form."""
-    record = reading.record(await svc.get(game_id))
+    live = await svc.get(game_id)
+    async with live.lock:
+        record = reading.record(live)
     return Response(record.to_json(), media_type="application/json")
 
 
 @router.get("/api/games/{game_id}/record.txt", tags=["records"], responses=ERRORS)
 async def record_text(game_id: str, svc: Service) -> Response:
     """The game record (docs/notation.md), text form."""
-    record = reading.record(await svc.get(game_id))
+    live = await svc.get(game_id)
+    async with live.lock:
+        record = reading.record(live)
     return Response(record.to_text(), media_type="text/plain; charset=utf-8")
 
 
 @router.get(
     "/api/games/{game_id}/replay", response_model=Replay, tags=["records"], responses=ERRORS
 )
-async def replay(game_id: str, svc: Service) -> dict[str, Any]:
+async def replay(game_id: str, svc: Service) -> Replay:
     """Every position of the game, from the start, for stepping through it."""
-    return reading.replay(await svc.get(game_id))
+    live = await svc.get(game_id)
+    async with live.lock:
+        return reading.replay(live)
 
 
 @router.get("/api/games/{game_id}/events", response_model=Events, tags=["games"], responses=ERRORS)

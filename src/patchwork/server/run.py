@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import sys
 
@@ -99,6 +100,9 @@ def settings_from(args: argparse.Namespace) -> Settings:
     )
 
 
+GC_THRESHOLDS = (20_000, 50, 100)  # gc.set_threshold: allocations, then collections
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the server until interrupted; returns the exit status."""
     args_in = sys.argv[1:] if argv is None else argv
@@ -125,6 +129,12 @@ def main(argv: list[str] | None = None) -> int:
         timeout_graceful_shutdown=5,
     )
     server = uvicorn.Server(config)
+    # A server holds many long-lived objects (games, views, connections) and makes many
+    # short-lived ones per move: what is loaded by now is never scanned again, and young
+    # objects are collected less often (full collections paused a busy server for a third
+    # of a second; see benchmarks/server_load.py).
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
     server.run()
     # uvicorn reports a failed start (a port in use, a database it cannot reach) by not
     # having started; an ordinary stop (Ctrl-C, SIGTERM) is success.

@@ -3,12 +3,15 @@ description at /docs). docs/server.md describes them in prose."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from ..ai.levels import LEVELS
+
 Seat = Literal[0, 1]
 SeatChoice = Literal[0, 1, "random"]
+Mode = Literal["ai", "local", "online"]
 Name = Annotated[str, Field(min_length=1, max_length=40)]
 
 # -- requests ---------------------------------------------------------------------------------
@@ -46,7 +49,7 @@ class CreateGame(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     mode: Literal["ai", "local", "online"]
-    level: int = Field(default=2, ge=1, le=5, description="AI level (mode ai)")
+    level: int = Field(default=2, ge=min(LEVELS), le=max(LEVELS), description="AI level (mode ai)")
     seat: SeatChoice = Field(default=0, description="your seat (modes ai and online)")
     first_player: SeatChoice = Field(default=0, description="the seat that moves first")
     rules: RulesIn = Field(default_factory=RulesIn)
@@ -132,9 +135,9 @@ class OfferView(PatchView):
 
 class PlayerView(BaseModel):
     buttons: int
-    position: int
+    position: int = Field(description="the player's space on the time board")
     income: int
-    quilt: list[str]
+    quilt: list[str] = Field(description="the quilt board's nine rows of # (covered) and .")
     empty_squares: int
     score: int
 
@@ -143,7 +146,7 @@ class HistoryEntry(BaseModel):
     ply: int
     seat: Seat
     move: str
-    squares: list[str]
+    squares: list[str] = Field(description="the squares the move covers (none for A)")
 
 
 class ResultView(BaseModel):
@@ -169,40 +172,82 @@ class AdvanceView(BaseModel):
     specials: int
 
 
-class RematchView(BaseModel):
-    offered_by: int | None
-    game_id: str | None
+SquareSet = Annotated[
+    str,
+    Field(
+        pattern="^[0-9a-f]{1,21}$",
+        description="a set of quilt squares: hexadecimal, bit 9*row+col set for each square "
+        "(a1 = bit 0, i9 = bit 80)",
+    ),
+]
 
 
-class GameView(BaseModel):
-    id: str
-    mode: Literal["ai", "local", "online"]
-    status: Literal["waiting", "active", "finished"]
-    version: int
-    created_at: str
-    updated_at: str
-    rules: RulesIn
-    first_player: Seat
-    seats: list[SeatView]
-    clock: ClockView | None
-    position: str
+class Placements(BaseModel):
+    """Where one patch on offer may be sewn on in one orientation: the squares its bounding
+    box's top-left corner may take (the move is ``{patch}{orientation}@{square}``). Each
+    distinct footprint is listed once, under the orientation the engine names it by."""
+
+    patch: int
+    orientation: Literal["r0", "r90", "r180", "r270", "f0", "f90", "f180", "f270"]
+    anchors: SquareSet
+
+
+class LegalMoves(BaseModel):
+    """Every legal move, compactly: ``A`` if ``advance``, ``S@{square}`` for each square of
+    ``special``, and each buy of ``buy``. Empty once the game is over."""
+
+    advance: bool
+    special: SquareSet | None = Field(description="where the special patch may go, if one waits")
+    buy: list[Placements]
+
+
+class PositionView(BaseModel):
+    """The position, every fact as the engine states it."""
+
+    position: str = Field(description="the engine's position text (docs/notation.md)")
     to_move: int | None
+    on_top: int = Field(description="whose time token is on top when both share a space")
     players: list[PlayerView]
-    circle: list[int]
+    circle: list[int] = Field(description="the patches left, clockwise from the neutral token")
     offer: list[OfferView]
     bonus_owner: int | None
     pending_specials: int
     special_spaces_left: list[int]
     first_to_finish: int | None
-    legal_moves: list[str]
-    placements: dict[str, list[str]]
+    legal: LegalMoves
     scores: list[int]
     score_parts: list[ScoreParts]
     advance: AdvanceView | None
     winner: int | None
-    history: list[HistoryEntry]
+
+
+class PlayView(PositionView):
+    """What a move can change: the position, the status, the clock, the result."""
+
+    status: Literal["waiting", "active", "finished"]
+    clock: ClockView | None
     result: ResultView | None
     undo_available: bool
+
+
+class RematchView(BaseModel):
+    offered_by: int | None
+    game_id: str | None
+
+
+class GameView(PlayView):
+    """The whole game as every client sees it (players and spectators alike)."""
+
+    id: str
+    mode: Literal["ai", "local", "online"]
+    version: int
+    created_at: str
+    updated_at: str
+    rules: RulesIn
+    special_spaces: list[int] = Field(description="the special patches' spaces in this edition")
+    first_player: int
+    seats: list[SeatView]
+    history: list[HistoryEntry]
     rematch: RematchView
     parent_id: str | None
 
@@ -275,9 +320,11 @@ class ReplayFrame(BaseModel):
     squares: list[str]
     position: str
     to_move: int | None
+    on_top: int
     players: list[PlayerView]
     circle: list[int]
     bonus_owner: int | None
+    special_spaces_left: list[int]
     scores: list[int]
 
 
@@ -299,10 +346,61 @@ class GameSummary(BaseModel):
     result: ResultView | None
 
 
+# -- events: the changes of a game, numbered by its version (stored, replayed by sync) ---------
+
+
+class _Event(BaseModel):
+    version: int = Field(description="the game version this change made")
+
+
+class CreatedEvent(_Event):
+    kind: Literal["created"]
+    mode: Mode
+    parent_id: str | None = Field(default=None, description="the game this one is a rematch of")
+
+
+class JoinedEvent(_Event):
+    kind: Literal["joined"]
+    seat: Seat
+    name: str
+
+
+class MoveEvent(_Event):
+    kind: Literal["move"]
+    ply: int
+    seat: Seat
+    move: str
+
+
+class UndoEvent(_Event):
+    kind: Literal["undo"]
+    removed: list[str] = Field(description="the moves taken back")
+    ply: int = Field(description="the moves kept")
+
+
+class SeatEvent(_Event):
+    """``resign`` (who resigned), ``flag`` (who ran out of time), ``claim`` (who claimed),
+    ``rematch_offer`` and ``rematch_decline`` (who offered or declined)."""
+
+    kind: Literal["resign", "flag", "claim", "rematch_offer", "rematch_decline"]
+    seat: Seat
+
+
+class RematchEvent(_Event):
+    kind: Literal["rematch"]
+    game_id: str = Field(description="the new game")
+
+
+Event = Annotated[
+    CreatedEvent | JoinedEvent | MoveEvent | UndoEvent | SeatEvent | RematchEvent,
+    Field(discriminator="kind"),
+]
+
+
 class Events(BaseModel):
     game_id: str
     version: int
-    events: list[dict[str, Any]]
+    events: list[Event]
     complete: bool = Field(description="false when older events were left out")
 
 
@@ -319,10 +417,11 @@ class Meta(BaseModel):
     board_size: int
     final_space: int
     income_spaces: list[int]
-    special_spaces: dict[str, list[int]]
+    special_spaces: dict[str, list[int]] = Field(description="per edition")
+    offered_patches: int = Field(description="how many patches of the circle are on offer")
     bonus_size: int
     bonus_points: int
-    levels: dict[str, str]
+    levels: dict[str, str] = Field(description="the AI levels and what each is")
 
 
 # -- websocket messages from clients ----------------------------------------------------------

@@ -28,10 +28,11 @@ from .config import Settings
 from .creation import new_game_data, rematch_data
 from .errors import ServerError, not_found
 from .hub import Connection, Hub
-from .live import LiveGame, dumps, token_hash
+from .live import LiveGame, token_hash
+from .messages import StateMessage, SyncMessage, UpdateMessage, Welcome, events
 from .models import EventData, MoveData, utcnow
 from .presence import Presence
-from .schemas import CreateGame
+from .schemas import CreatedGame, CreateGame, Joined, MoveEvent
 from .store import (
     AddEvent,
     AddMoves,
@@ -42,6 +43,7 @@ from .store import (
     UpdateGame,
     Write,
 )
+from .views import history_entry
 
 log = logging.getLogger("patchwork.server")
 
@@ -93,10 +95,7 @@ class GameService:
                 # A Fischer turn in progress starts again with the time its player had when
                 # it began: the server's downtime is not charged. (Days per move are long
                 # enough to count on regardless.)
-                await self.store.call(
-                    self.store.write,
-                    [UpdateGame(live.id, live.version, {"turn_started": now})],
-                )
+                await self.store.commit([UpdateGame(live.id, live.version, {"turn_started": now})])
                 live.data.turn_started = now
                 live.invalidate()
             self._schedule(live)
@@ -218,7 +217,7 @@ class GameService:
         writes: list[Write] = [UpdateGame(live.id, live.version, fields), *(extra or [])]
         writes.append(AddEvent(event))
         try:
-            await self.store.call(self.store.write, writes)
+            await self.store.commit(writes)
         except StaleWrite:
             log.error("game %s changed in the database behind this server's back", live.id)
             self._active.pop(live.id, None)
@@ -234,18 +233,37 @@ class GameService:
         return event
 
     def _announce(self, live: LiveGame, event: EventData | None) -> None:
-        """Broadcast the state (after a stored change) and arrange what comes next."""
+        """Broadcast the change (after it was stored) and arrange what comes next: a move as
+        an update (what it changed), any other change as the whole game."""
         self._keep(live)
-        self.hub.broadcast(live.id, self.state_message(live, event))
+        if event is not None and event.kind == "move":
+            self.hub.broadcast(live.id, self.update_message(live, event))
+        else:
+            self.hub.broadcast(live.id, self.state_message(live, event))
         if live.data.status == "finished":
             self.presence.disarm(live)
         self._schedule(live)
 
-    def state_message(self, live: LiveGame, event: EventData | None) -> str:
-        ev = "null" if event is None else dumps(event.message())
-        return (
-            f'{{"type":"state","version":{live.version},"event":{ev},'
-            f'"server_time":{time.time():.3f},"game":{live.view_json()}}}'
+    @staticmethod
+    def state_message(live: LiveGame, event: EventData | None) -> StateMessage:
+        return StateMessage(
+            version=live.version,
+            event=None if event is None else events.validate_python(event.message()),
+            server_time=round(time.time(), 3),
+            game=live.view(),
+        )
+
+    @staticmethod
+    def update_message(live: LiveGame, event: EventData) -> UpdateMessage:
+        move = live.game.moves[-1]
+        ply = len(live.movers)
+        return UpdateMessage(
+            since=live.version - 1,
+            version=live.version,
+            event=MoveEvent.model_validate(event.message()),
+            server_time=round(time.time(), 3),
+            entry=history_entry(ply, live.movers[-1], move),
+            changes=live.play_view(),
         )
 
     # -- what happens next: AI turns, clocks ----------------------------------------------
@@ -335,12 +353,9 @@ class GameService:
             if seat is None or state.current_player != seat:
                 return
             try:
-                move = Move.parse(move_text, state)
+                await self._play(live, parse_move(move_text), seat)
             except PatchworkError:
                 log.error("the AI chose %r, which the engine refuses", move_text)
-                return
-            try:
-                await self._play(live, move, seat)
             except ServerError:  # the database is away: try the turn again in a while
                 live.ai_version = -1
                 asyncio.get_running_loop().call_later(
@@ -349,14 +364,14 @@ class GameService:
 
     # -- creating and joining -------------------------------------------------------------
 
-    async def create(self, req: CreateGame) -> dict[str, Any]:
+    async def create(self, req: CreateGame) -> CreatedGame:
         new = new_game_data(req)
         data = new.data
         live = LiveGame.build(data, [])
         data.turn_started = self._turn_start(live, live.game.state, time.time())
         event = EventData(data.id, 1, "created", {"mode": data.mode})
         try:
-            await self.store.call(self.store.write, [InsertGame(data), AddEvent(event)])
+            await self.store.commit([InsertGame(data), AddEvent(event)])
         except Exception:
             log.exception("creating a game failed")
             raise ServerError("unavailable", N_("the database is unavailable")) from None
@@ -365,15 +380,15 @@ class GameService:
         self._schedule(live)
         paths = self.paths(data.id)
         invite = new.invite
-        return {
-            "game_id": data.id,
-            "seat": new.seat,
-            "token": new.token,
-            "invite_code": invite,
-            "invite_url": None if invite is None else f"{paths['watch_url']}#invite={invite}",
+        return CreatedGame(
+            game_id=data.id,
+            seat=new.seat,
+            token=new.token,
+            invite_code=invite,
+            invite_url=None if invite is None else f"{paths['watch_url']}#invite={invite}",
             **paths,
-            "game": live.view(),
-        }
+            game=live.view(),
+        )
 
     @staticmethod
     def paths(game_id: str) -> dict[str, str]:
@@ -386,7 +401,7 @@ class GameService:
             return None
         return now if live.data.kind(seat) == "human" else None
 
-    async def join(self, game_id: str, invite: str, name: str) -> dict[str, Any]:
+    async def join(self, game_id: str, invite: str, name: str) -> Joined:
         live = await self.get(game_id)
         async with live.lock:
             data = live.data
@@ -412,21 +427,9 @@ class GameService:
             event = await self._commit(live, "joined", {"seat": seat, "name": name}, fields)
             self.presence.reset(live, seat)  # the newcomer's grace period starts now
             self._announce(live, event)
-            return {"game_id": live.id, "seat": seat, "token": token, "game": live.view()}
+            return Joined(game_id=live.id, seat=seat, token=token, game=live.view())  # type: ignore[arg-type]
 
     # -- playing --------------------------------------------------------------------------
-
-    @staticmethod
-    def _parse(text: str, state: State) -> Move:
-        try:
-            move = parse_move(text)
-        except InvalidMoveError as e:
-            raise ServerError("invalid_move", e.template, e.params) from None
-        try:
-            state.check_legal(move)
-        except IllegalMoveError as e:
-            raise ServerError("illegal_move", e.template, e.params) from None
-        return move
 
     async def move(self, game_id: str, token: str | None, text: str, version: int) -> LiveGame:
         live = await self.get(game_id)
@@ -447,16 +450,35 @@ class GameService:
                     N_("player {seat} ran out of time: the game is over"),
                     {"seat": seat},
                 )
-            move = self._parse(text, state)
-            await self._play(live, move, seat)
+            try:
+                move = parse_move(text)
+            except InvalidMoveError as e:
+                raise ServerError("invalid_move", e.template, e.params) from None
+            try:
+                await self._play(live, move, seat)
+            except IllegalMoveError as e:
+                raise ServerError("illegal_move", e.template, e.params) from None
         return live
 
     async def _play(self, live: LiveGame, move: Move, seat: int) -> None:
-        """Store and broadcast a move the engine has accepted (call under the lock)."""
-        state = live.game.state
-        after = state.apply(move)
+        """Play a move, store it and broadcast it (call under the lock). The game's push
+        judges it, once (IllegalMoveError: nothing changed); if it cannot be stored, it is
+        taken back."""
+        live.play_view()  # the view of the stored game, made before the game moves on
+        after = live.game.push(move)
+        try:
+            event = await self._store_move(live, move, seat, after)
+        except BaseException:
+            live.game.pop()
+            raise
+        live.movers.append(seat)
+        live.invalidate()
+        self._announce(live, event)
+
+    async def _store_move(self, live: LiveGame, move: Move, seat: int, after: State) -> EventData:
+        """Write the move just pushed, with the clock and the result it brings."""
         now = time.time()
-        ply = len(live.game) + 1
+        ply = len(live.game)
         fields: dict[str, Any] = {}
         remaining = live.data.remaining()
         spec = ClockSpec.from_json(live.data.clock)
@@ -468,13 +490,9 @@ class GameService:
         if after.is_terminal():
             fields.update(_finish(after, "finished", after.winner()))
         row = MoveData(live.id, ply, seat, str(move), remaining=mover_time)
-        event = await self._commit(
+        return await self._commit(
             live, "move", {"ply": ply, "seat": seat, "move": str(move)}, fields, [AddMoves([row])]
         )
-        live.game.push(move)
-        live.movers.append(seat)
-        live.invalidate()
-        self._announce(live, event)
 
     async def undo(self, game_id: str, token: str | None, version: int | None) -> LiveGame:
         live = await self.get(game_id)
@@ -609,21 +627,25 @@ class GameService:
         live = await self.get(conn.game_id)
         async with live.lock:
             seats = sorted(conn.seats)
-            welcome = {
-                "type": "welcome",
-                "game_id": live.id,
-                "seats": seats,
-                "role": "player" if seats else "spectator",
-                "version": live.version,
-                "server_time": round(time.time(), 3),
-            }
-            conn.send(dumps(welcome))
+            conn.send(
+                Welcome(
+                    game_id=live.id,
+                    seats=seats,  # type: ignore[arg-type]
+                    role="player" if seats else "spectator",
+                    version=live.version,
+                    server_time=round(time.time(), 3),
+                )
+            )
             if last_version is not None and 0 <= live.version - last_version <= SYNC_EVENTS:
                 missed = await self.events_since(live, last_version)
                 conn.send(
-                    f'{{"type":"sync","since":{last_version},"version":{live.version},'
-                    f'"events":{dumps([e.message() for e in missed])},'
-                    f'"server_time":{time.time():.3f},"game":{live.view_json()}}}'
+                    SyncMessage(
+                        since=last_version,
+                        version=live.version,
+                        events=[events.validate_python(e.message()) for e in missed],
+                        server_time=round(time.time(), 3),
+                        game=live.view(),
+                    )
                 )
             else:
                 conn.send(self.state_message(live, None))

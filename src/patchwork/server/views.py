@@ -1,7 +1,8 @@
-"""What clients see: the game as JSON-ready data, every rule-bound fact taken from the engine.
+"""What clients see: the game as the view models of ``schemas``, every rule-bound fact taken
+from the engine. The one place views are built.
 
 Nothing here decides a rule: legal moves, the squares each covers, scores, whose turn it is,
-pending special patches and the rest are the engine's answers, rendered.
+who is on top, pending special patches and the rest are the engine's answers, rendered.
 """
 
 from __future__ import annotations
@@ -10,17 +11,41 @@ from functools import cache, lru_cache
 from typing import Any
 
 from ..ai.levels import DESCRIPTIONS
-from ..engine import PATCHES, Advance, Buy, Game, Move, State, square_name
+from ..engine import (
+    PATCHES,
+    Advance,
+    Buy,
+    Game,
+    IllegalMoveError,
+    Move,
+    PlaceSpecial,
+    Quilt,
+    State,
+    square_name,
+)
 from ..engine import data as pwdata
 from ..engine.moves import move_from_code
+from ..engine.tables import ORIENTATION_NAMES
 from .models import GameData
-
-
-@cache
-def _move_info(code: int) -> tuple[str, tuple[str, ...]]:
-    """A legal-move code's notation and the squares it covers (computed once per code)."""
-    move = move_from_code(code)
-    return str(move), tuple(square_name(r, c) for r, c in sorted(move.squares))
+from .schemas import (
+    AdvanceView,
+    ClockView,
+    GameView,
+    HistoryEntry,
+    LegalMoves,
+    Meta,
+    OfferView,
+    PatchView,
+    Placements,
+    PlayerView,
+    PlayView,
+    PositionView,
+    RematchView,
+    ResultView,
+    RulesIn,
+    ScoreParts,
+    SeatView,
+)
 
 
 @lru_cache(maxsize=20_000)
@@ -33,83 +58,146 @@ def move_squares(move: Move) -> list[str]:
     return list(_squares(move))
 
 
-def patch_view(patch_id: int) -> dict[str, Any]:
+def square_bit(row: int, col: int) -> int:
+    """A square's bit in a :data:`~patchwork.server.schemas.SquareSet`."""
+    return 1 << (pwdata.BOARD_SIZE * row + col)
+
+
+ADVANCE_GROUP = "A"
+SPECIAL_GROUP = "S"
+
+
+@cache
+def _legal_entry(code: int) -> tuple[str | tuple[int, int], int]:
+    """Where a legal-move code goes in :class:`LegalMoves`: its group (advance, a special
+    patch, or a (patch, orientation) of a buy) and the bit of its square."""
+    move = move_from_code(code)
+    if isinstance(move, Buy):
+        return (move.patch_id, move.orientation), square_bit(move.row, move.col)
+    if isinstance(move, PlaceSpecial):
+        return SPECIAL_GROUP, square_bit(move.row, move.col)
+    return ADVANCE_GROUP, 0
+
+
+def legal_view(state: State) -> LegalMoves:
+    """The engine's legal moves, grouped: the anchors of each (patch, orientation) it lists
+    and the squares a special patch may take, as square sets."""
+    groups: dict[str | tuple[int, int], int] = {}
+    if not state.is_terminal():
+        entry = _legal_entry
+        for code in state.legal_move_codes().tolist():
+            group, bit = entry(code)
+            groups[group] = groups.get(group, 0) | bit
+    special = groups.pop(SPECIAL_GROUP, None)
+    advance = groups.pop(ADVANCE_GROUP, None) is not None
+    buys = sorted((g, bits) for g, bits in groups.items() if isinstance(g, tuple))
+    return LegalMoves(
+        advance=advance,
+        special=None if special is None else format(special, "x"),
+        buy=[
+            Placements(
+                patch=patch,
+                orientation=ORIENTATION_NAMES[o],  # type: ignore[arg-type]
+                anchors=format(bits, "x"),
+            )
+            for (patch, o), bits in buys
+        ],
+    )
+
+
+@cache
+def patch_view(patch_id: int) -> PatchView:
     p = PATCHES[patch_id]
-    return {
-        "patch": p.id,
-        "buttons": p.buttons,
-        "time": p.time,
-        "income": p.income,
-        "shape": list(p.shape),
-    }
+    return PatchView(
+        patch=p.id, buttons=p.buttons, time=p.time, income=p.income, shape=list(p.shape)
+    )
 
 
-def advance_view(state: State) -> dict[str, Any] | None:
+@cache
+def offer_view(patch_id: int, buyable: bool) -> OfferView:
+    return OfferView(**dict(patch_view(patch_id)), buyable=buyable)
+
+
+def advance_view(state: State) -> AdvanceView | None:
     """What advancing (action A) would give the player to move, by applying it in the engine:
     the buttons gained (spaces moved plus any income marks crossed), the space it reaches and
     the special patches it picks up. ``None`` when advancing is not a legal move now."""
     me = state.current_player
-    if me is None or not state.is_legal(Advance()):
+    if me is None:
         return None
-    after = state.apply(Advance())
-    return {
-        "buttons": after.players[me].buttons - state.players[me].buttons,
-        "position": after.players[me].position,
-        "specials": after.pending_specials if after.current_player == me else 0,
-    }
+    try:
+        after = state.apply(Advance())  # judged once: illegal now raises
+    except IllegalMoveError:
+        return None
+    now, then = state.players[me], after.players[me]
+    return AdvanceView(
+        buttons=then.buttons - now.buttons,
+        position=then.position,
+        specials=after.pending_specials if after.current_player == me else 0,
+    )
 
 
-def score_parts_view(state: State) -> list[dict[str, int]]:
+def score_parts_view(state: State, scores: tuple[int, int]) -> list[ScoreParts]:
     """Each score taken apart as the engine counts it: buttons + bonus - penalty."""
     parts = []
     for p in (0, 1):
         buttons, bonus, empty = state.score_parts(p)
-        penalty = buttons + bonus - state.scores()[p]
-        parts.append(
-            {"buttons": buttons, "bonus": bonus, "empty_squares": empty, "penalty": penalty}
-        )
+        penalty = buttons + bonus - scores[p]
+        parts.append(ScoreParts(buttons=buttons, bonus=bonus, empty_squares=empty, penalty=penalty))
     return parts
 
 
-def state_view(state: State) -> dict[str, Any]:
-    """The position: players, circle, offer, legal moves and their squares."""
-    terminal = state.is_terminal()
-    codes = [] if terminal else [int(c) for c in state.legal_move_codes()]
-    legal = [_move_info(c) for c in codes]
-    buyable = {m.patch_id for c in codes if isinstance(m := move_from_code(c), Buy)}
-    scores = state.scores()
-    players = []
-    for p, pl in enumerate(state.players):
-        players.append(
-            {
-                "buttons": pl.buttons,
-                "position": pl.position,
-                "income": pl.income,
-                "quilt": pl.quilt.rows(),
-                "empty_squares": pl.quilt.empty_squares,
-                "score": scores[p],
-            }
+@lru_cache(maxsize=8192)
+def _quilt_rows(quilt: Quilt) -> tuple[str, ...]:
+    # A quilt changes only when its owner sews a patch on: most views repeat both.
+    return tuple(quilt.rows())
+
+
+def players_view(state: State, scores: tuple[int, int] | None = None) -> list[PlayerView]:
+    scores = state.scores() if scores is None else scores
+    return [
+        PlayerView(
+            buttons=pl.buttons,
+            position=pl.position,
+            income=pl.income,
+            quilt=list(_quilt_rows(pl.quilt)),
+            empty_squares=pl.quilt.empty_squares,
+            score=scores[p],
         )
+        for p, pl in enumerate(state.players)
+    ]
+
+
+def _position(state: State) -> dict[str, Any]:
+    """The fields of :class:`PositionView`: what the engine says of the position."""
+    legal = legal_view(state)
+    buyable = {b.patch for b in legal.buy}
+    scores = state.scores()
     return {
         "position": state.to_text(),
         "to_move": state.current_player,
-        "players": players,
+        "on_top": state.on_top,
+        "players": players_view(state, scores),
         "circle": list(state.circle),
-        "offer": [{**patch_view(i), "buyable": i in buyable} for i in state.offered],
+        "offer": [offer_view(i, i in buyable) for i in state.offered],
         "bonus_owner": state.bonus_owner,
         "pending_specials": state.pending_specials,
         "special_spaces_left": list(state.special_spaces_left),
         "first_to_finish": state.first_to_finish,
-        "legal_moves": [text for text, _ in legal],
-        "placements": {text: list(squares) for text, squares in legal if squares},
+        "legal": legal,
         "scores": list(scores),
-        "score_parts": score_parts_view(state),
+        "score_parts": score_parts_view(state, scores),
         "advance": advance_view(state),
         "winner": state.winner(),
     }
 
 
-def clock_view(data: GameData, to_move: int | None) -> dict[str, Any] | None:
+def state_view(state: State) -> PositionView:
+    """The position: players, circle, offer, legal moves and the rest, as the engine says."""
+    return PositionView(**_position(state))
+
+
+def clock_view(data: GameData, to_move: int | None) -> ClockView | None:
     """The clock as stored: a client counts the running seat down from ``turn_started``."""
     if data.clock is None:
         return None
@@ -118,72 +206,90 @@ def clock_view(data: GameData, to_move: int | None) -> dict[str, Any] | None:
     flag_at = None
     if running is not None and data.turn_started is not None:
         flag_at = data.turn_started + remaining[running] / 1000.0
-    return {
-        "kind": data.clock["kind"],
-        "initial_ms": data.clock.get("initial_ms"),
-        "increment_ms": data.clock.get("increment_ms"),
-        "days": data.clock.get("days"),
-        "remaining_ms": remaining,
-        "running": running,
-        "turn_started": data.turn_started,
-        "flag_at": flag_at,
-    }
+    return ClockView(
+        kind=data.clock["kind"],
+        initial_ms=data.clock.get("initial_ms"),
+        increment_ms=data.clock.get("increment_ms"),
+        days=data.clock.get("days"),
+        remaining_ms=remaining,
+        running=running,
+        turn_started=data.turn_started,
+        flag_at=flag_at,
+    )
 
 
-def game_view(data: GameData, game: Game, movers: list[int]) -> dict[str, Any]:
-    """The whole game as clients see it (the same for players and spectators)."""
-    state = game.state
-    moves = game.moves
-    clock = clock_view(data, state.current_player)
-    result = None
-    if data.termination is not None:
-        result = {"termination": data.termination, "winner": data.winner, "scores": data.scores}
+def result_view(data: GameData) -> ResultView | None:
+    if data.termination is None:
+        return None
+    return ResultView(termination=data.termination, winner=data.winner, scores=data.scores)  # type: ignore[arg-type]
+
+
+def play_view(data: GameData, state: State, movers: list[int]) -> PlayView:
+    """What a move changes: the position and the game's status, clock and result."""
     human_seats = [s for s in (0, 1) if data.kind(s) == "human"]
-    return {
-        "id": data.id,
-        "mode": data.mode,
-        "status": data.status,
-        "version": data.version,
-        "created_at": data.created_at.isoformat(),
-        "updated_at": data.updated_at.isoformat(),
-        "rules": {"edition": data.edition, "rotation": data.rotation, "flip": data.flip},
-        "first_player": data.first_player,
-        "seats": [
-            {
-                "seat": s,
-                "kind": data.kind(s),
-                "name": data.name(s),
-                "level": data.ai_level if data.kind(s) == "ai" else None,
-                "joined": data.token_hash(s) is not None or data.kind(s) == "ai",
-            }
-            for s in (0, 1)
-        ],
-        "clock": clock,
-        **state_view(state),
-        "history": [
-            {"ply": i + 1, "seat": movers[i], "move": str(m), "squares": move_squares(m)}
-            for i, m in enumerate(moves)
-        ],
-        "result": result,
-        "undo_available": (
+    return PlayView(
+        **_position(state),
+        status=data.status,  # type: ignore[arg-type]
+        clock=clock_view(data, state.current_player),
+        result=result_view(data),
+        undo_available=(
             data.mode in ("ai", "local")
             and data.status == "active"
-            and any(movers[i] in human_seats for i in range(len(moves)))
+            and any(s in human_seats for s in movers)
         ),
-        "rematch": {"offered_by": data.rematch_offer, "game_id": data.rematch_id},
-        "parent_id": data.parent_id,
-    }
+    )
 
 
-def meta_view() -> dict[str, Any]:
-    """The fixed facts clients draw with: every patch and the time board of each edition."""
-    return {
-        "patches": [patch_view(p.id) for p in PATCHES],
-        "board_size": pwdata.BOARD_SIZE,
-        "final_space": pwdata.FINAL_SPACE,
-        "income_spaces": list(pwdata.INCOME_SPACES),
-        "special_spaces": {e: list(s) for e, s in pwdata.SPECIAL_SPACES.items()},
-        "bonus_size": pwdata.BONUS_SIZE,
-        "bonus_points": pwdata.BONUS_POINTS,
-        "levels": {str(n): text for n, text in DESCRIPTIONS.items()},
-    }
+def history_entry(ply: int, seat: int, move: Move) -> HistoryEntry:
+    return HistoryEntry(ply=ply, seat=seat, move=str(move), squares=move_squares(move))  # type: ignore[arg-type]
+
+
+def game_view(data: GameData, game: Game, movers: list[int], play: PlayView) -> GameView:
+    """The whole game as clients see it (the same for players and spectators): ``play``
+    (what :func:`play_view` made of the same game) and the rest."""
+    rules = game.start.rules
+    return GameView(
+        **dict(play),
+        id=data.id,
+        mode=data.mode,  # type: ignore[arg-type]
+        version=data.version,
+        created_at=data.created_at.isoformat(),
+        updated_at=data.updated_at.isoformat(),
+        rules=RulesIn(edition=data.edition, rotation=data.rotation, flip=data.flip),  # type: ignore[arg-type]
+        special_spaces=list(rules.special_spaces),
+        first_player=data.first_player,
+        seats=[
+            SeatView(
+                seat=s,
+                kind=data.kind(s),  # type: ignore[arg-type]
+                name=data.name(s),
+                level=data.ai_level if data.kind(s) == "ai" else None,
+                joined=data.token_hash(s) is not None or data.kind(s) == "ai",
+            )
+            for s in (0, 1)
+        ],
+        # The moves stored so far: ``movers`` grows only once a move is in the database.
+        history=[
+            history_entry(i + 1, seat, m)
+            for i, (m, seat) in enumerate(zip(game.moves, movers, strict=False))
+        ],
+        rematch=RematchView(offered_by=data.rematch_offer, game_id=data.rematch_id),
+        parent_id=data.parent_id,
+    )
+
+
+@cache
+def meta_view() -> Meta:
+    """The fixed facts clients draw with: every patch, the time board of each edition, the
+    quilt board, the AI levels."""
+    return Meta(
+        patches=[patch_view(p.id) for p in PATCHES],
+        board_size=pwdata.BOARD_SIZE,
+        final_space=pwdata.FINAL_SPACE,
+        income_spaces=list(pwdata.INCOME_SPACES),
+        special_spaces={e: list(s) for e, s in pwdata.SPECIAL_SPACES.items()},
+        offered_patches=pwdata.OFFERED_PATCHES,
+        bonus_size=pwdata.BONUS_SIZE,
+        bonus_points=pwdata.BONUS_POINTS,
+        levels={str(n): text for n, text in DESCRIPTIONS.items()},
+    )

@@ -23,7 +23,7 @@ from ..i18n import N_, supported
 from . import assist
 from .errors import ServerError, request_language
 from .hub import Connection
-from .live import dumps
+from .messages import Ack, AnalysisMessage, ErrorMessage, HintMessage, Message, Pong, encode
 from .ratelimit import TokenBucket
 from .schemas import (
     AnalysisMsg,
@@ -51,9 +51,9 @@ FLOOD_WINDOW = 10.0
 _messages: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
 
-def error_message(err: ServerError, ref: Any = None, lang: str | None = None) -> str:
+def error_message(err: ServerError, ref: Any = None, lang: str | None = None) -> ErrorMessage:
     """An ``error`` message, its text in ``lang`` (the code is the same in every language)."""
-    return dumps({"type": "error", **err.body(lang), "ref": ref})
+    return ErrorMessage(**err.body(lang), ref=ref)
 
 
 def hello_language(raw: Any, default: str) -> str:
@@ -121,7 +121,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     try:
         live = await svc.get(game_id)
     except ServerError as e:
-        await websocket.send_text(error_message(e, lang=lang))
+        await websocket.send_text(encode(error_message(e, lang=lang)))
         await websocket.close(CLOSE_NOT_FOUND, "no such game")
         return
     try:
@@ -132,7 +132,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         err = ServerError(
             "hello_required", N_("send hello first (with your token, or none to watch)")
         )
-        await websocket.send_text(error_message(err, lang=lang))
+        await websocket.send_text(encode(error_message(err, lang=lang)))
         await websocket.close(CLOSE_NO_HELLO, "no hello")
         return
     except (WebSocketDisconnect, RuntimeError):
@@ -143,7 +143,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     seats = live.seats_of(hello.token) if hello.token else frozenset()
     if hello.token and not seats:
         err = ServerError("bad_token", N_("that token plays no seat of this game"))
-        await websocket.send_text(error_message(err, hello.id, lang))
+        await websocket.send_text(encode(error_message(err, hello.id, lang)))
         await websocket.close(CLOSE_BAD_TOKEN, "bad token")
         return
     bucket = TokenBucket(settings.ws_rate, settings.ws_burst)
@@ -183,7 +183,7 @@ async def _hello(websocket: WebSocket, max_bytes: int, lang: str) -> tuple[Hello
                 "hello_required", N_("send hello first (your token, or none to watch)")
             )
         except ServerError as e:
-            await websocket.send_text(error_message(e, ref, lang))
+            await websocket.send_text(encode(error_message(e, ref, lang)))
     raise TimeoutError  # treated as a missing hello
 
 
@@ -229,7 +229,7 @@ async def _serve(svc: GameService, conn: Connection, lang: str) -> None:
         try:
             raw = decode(text, max_bytes)
             ref = ref_of(raw)
-            reply = await _dispatch(svc, conn, validate(raw))
+            reply = await _dispatch(svc, conn, validate(raw), ref)
         except ServerError as e:
             conn.send(error_message(e, ref, lang))
             continue
@@ -239,11 +239,10 @@ async def _serve(svc: GameService, conn: Connection, lang: str) -> None:
             conn.send(error_message(err, ref, lang))
             continue
         if reply is not None:
-            reply.setdefault("ref", ref)
-            conn.send(dumps(reply))
+            conn.send(reply)
 
 
-async def _dispatch(svc: GameService, conn: Connection, msg: Any) -> dict[str, Any] | None:
+async def _dispatch(svc: GameService, conn: Connection, msg: Any, ref: Any) -> Message | None:
     game_id = conn.game_id
     token = conn.token
     if isinstance(msg, HelloMsg):
@@ -255,26 +254,28 @@ async def _dispatch(svc: GameService, conn: Connection, msg: Any) -> dict[str, A
         raise ServerError("read_only", N_("spectators watch: connect with a seat's token to play"))
     if isinstance(msg, MoveMsg):
         live = await svc.move(game_id, token, msg.move, msg.version)
-        return {"type": "ack", "of": "move", "version": live.version}
+        return Ack(of="move", version=live.version, ref=ref)
     if isinstance(msg, UndoMsg):
         live = await svc.undo(game_id, token, msg.version)
-        return {"type": "ack", "of": "undo", "version": live.version}
+        return Ack(of="undo", version=live.version, ref=ref)
     if isinstance(msg, RematchMsg):
         live, new_id = await svc.rematch(game_id, token, msg.action)
-        return {"type": "ack", "of": "rematch", "version": live.version, "game_id": new_id}
+        return Ack(of="rematch", version=live.version, game_id=new_id, ref=ref)
     if isinstance(msg, AnalysisMsg):
-        return {"type": "analysis", **await assist.analysis(svc, game_id, token, msg.ply)}
+        analysis = await assist.analysis(svc, game_id, token, msg.ply)
+        return AnalysisMessage(**dict(analysis), ref=ref)
     assert isinstance(msg, SimpleMsg)
     if msg.type == "ping":
-        return {"type": "pong", "server_time": round(time.time(), 3)}
+        return Pong(server_time=round(time.time(), 3), ref=ref)
     if msg.type == "sync":
         live = await svc.get(game_id)
-        conn.send(svc.state_message(live, None))
+        async with live.lock:  # the stored game, not a move on its way to the database
+            conn.send(svc.state_message(live, None))
         return None
     if msg.type == "resign":
         live = await svc.resign(game_id, token)
-        return {"type": "ack", "of": "resign", "version": live.version}
+        return Ack(of="resign", version=live.version, ref=ref)
     if msg.type == "claim":
         live = await svc.claim(game_id, token)
-        return {"type": "ack", "of": "claim", "version": live.version}
-    return {"type": "hint", **await assist.hint(svc, game_id, token)}
+        return Ack(of="claim", version=live.version, ref=ref)
+    return HintMessage(**dict(await assist.hint(svc, game_id, token)), ref=ref)

@@ -8,6 +8,7 @@ import { GameScreen } from "./game.js";
 import { ReplayScreen } from "./replay.js";
 import { renderStart } from "./start.js";
 import { installDefs } from "./svg.js";
+import { setBoardSize } from "./shapes.js";
 import { h, setupLiveRegions, fatal, errorText } from "./ui.js";
 
 // The text of index.html's <noscript>, listed here so that it is extracted for translation.
@@ -93,6 +94,7 @@ async function boot() {
       [h("button", { type: "button", text: _("Try again"), onclick: () => location.reload() })]);
     return;
   }
+  setBoardSize(meta.board_size);
   installDefs(meta.patches.length);
   await show();
 }

@@ -23,11 +23,6 @@ function seatToken(seat) {
   return svg;
 }
 
-function onTopOf(position) {
-  const field = String(position || "").split(" ")[4];
-  return field === "1" ? 1 : 0;
-}
-
 export class GameScreen {
   constructor(root, { meta, gameId, navigate }) {
     this.root = root;
@@ -151,6 +146,9 @@ export class GameScreen {
       case "state":
         this.apply(msg.game, msg.event ? [msg.event] : []);
         break;
+      case "update":
+        this.applyUpdate(msg);
+        break;
       case "sync":
         if (msg.events && msg.events.length) {
           announce(fmt(ngettext("Reconnected: {n} change caught up.", "Reconnected: {n} changes caught up.",
@@ -195,6 +193,19 @@ export class GameScreen {
     for (const e of events) {
       if (e.kind === "rematch" && e.game_id) this.goToRematch(e.game_id);
     }
+  }
+
+  // A move's update: what it changed, over the view this screen holds at its `since`.
+  applyUpdate(msg) {
+    const g = this.store.game;
+    if (g && msg.version <= g.version) return;
+    if (!g || g.version !== msg.since) {
+      // A version went missing (a move made over HTTP meanwhile): ask for the whole game.
+      if (this.socket) this.socket.send({ type: "sync" });
+      return;
+    }
+    this.apply({ ...g, ...msg.changes, version: msg.version, history: [...g.history, msg.entry] },
+      [msg.event]);
   }
 
   // -- what changed ---------------------------------------------------------------------------
@@ -321,7 +332,7 @@ export class GameScreen {
     this.renderCircle();
     renderTimeBoard(this.els.timeboard, {
       meta: this.meta, players: g.players, specialsLeft: g.special_spaces_left,
-      onTop: onTopOf(g.position), names: [0, 1].map((s) => this.plainName(s)),
+      onTop: g.on_top, names: [0, 1].map((s) => this.plainName(s)),
     });
     this.renderMoves();
     const ended = this.els.end.childElementCount === 0 && g.status === "finished";
@@ -640,7 +651,8 @@ export class GameScreen {
     ])];
     g.circle.forEach((id, i) => {
       const patch = this.meta.patches[id];
-      items.push(h("li", { class: i < 3 ? "offered" : "", "aria-label": patchLabel(patch) }, [
+      items.push(h("li", { class: i < this.meta.offered_patches ? "offered" : "",
+        "aria-label": patchLabel(patch) }, [
         patchSvg(patch, 0, 7),
         h("span", { class: "mini-facts", "aria-hidden": "true",
           text: `${num(patch.buttons)}·${num(patch.time)}·${num(patch.income)}` }),
@@ -693,7 +705,7 @@ export class GameScreen {
     this.busy = false;
     if (reply.type === "error") {
       toast(fmt(_("The move was not made: {reason}"), { reason: errorText(reply) }), "error");
-      if (reply.code === "stale_version" && this.socket) this.socket.request({ type: "sync" });
+      if (reply.code === "stale_version" && this.socket) this.socket.send({ type: "sync" });
       return;
     }
     this.placement.cancel(false);

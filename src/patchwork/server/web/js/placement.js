@@ -1,11 +1,13 @@
 // Placing a patch: pick it up (drag with mouse, pen or finger, or select it and use the
 // keyboard), turn it (R, right click) or flip it (F), see where it would go, and drop it.
-// Whether it fits is looked up in the server's `placements` (the squares each legal move
-// covers); a drop that matches none is sent as the move it would be, so the engine itself
+// Whether it fits is looked up in the view's `legal` moves (for each patch and orientation
+// the engine lists, the anchor squares it may take; their squares are the patch's shape
+// there); a drop that matches none is sent as the move it would be, so the engine itself
 // says why it is refused. Nothing here knows a rule.
 
 import { _, fmt } from "./i18n.js";
-import { BOARD, orient, cells, footprint, orientationName, squareName, movePatch } from "./shapes.js";
+import { BOARD, orient, cells, footprint, orientationName, orientationIndex, parseSquare,
+  squareName, squareSet } from "./shapes.js";
 import { svgRoot, fabricId, patchGroup } from "./svg.js";
 
 const DRAG_THRESHOLD = 6; // pixels before a press becomes a drag rather than a click
@@ -57,10 +59,18 @@ export class Placement {
     this.legal = new Map();
     const game = this.host.game();
     if (!this.piece || !game) return;
-    for (const [move, squares] of Object.entries(game.placements || {})) {
-      const mine = this.piece.kind === "special" ? move.startsWith("S@")
-        : movePatch(move) === this.piece.patch;
-      if (mine) this.legal.set(key(squares), move);
+    if (this.piece.kind === "special") {
+      for (const square of squareSet(game.legal.special)) this.legal.set(key([square]), `S@${square}`);
+      return;
+    }
+    for (const p of game.legal.buy) {
+      if (p.patch !== this.piece.patch) continue;
+      const rows = orient(this.piece.shape, orientationIndex(p.orientation));
+      for (const anchor of squareSet(p.anchors)) {
+        const { row, col } = parseSquare(anchor);
+        const squares = footprint(rows, row, col);
+        if (squares) this.legal.set(key(squares), `${p.patch}${p.orientation}@${anchor}`);
+      }
     }
   }
 

@@ -91,8 +91,6 @@ export class ReplayScreen {
     const history = this.frames.slice(1, this.ply + 1).map((fr) => ({ seat: fr.seat, move: fr.move,
       squares: fr.squares }));
     const pieces = piecesBySeat(history);
-    const fields = f.position.split(" ");
-    const specials = fields[8] === "-" ? [] : fields[8].split(",").map(Number);
     for (const seat of [0, 1]) {
       const p = f.players[seat];
       this.quilts[seat].render(p.quilt, pieces[seat], this.meta.patches, f.bonus_owner === seat);
@@ -100,11 +98,11 @@ export class ReplayScreen {
       this.figures[seat].textContent = fmt(_("Buttons {buttons} · income {income} · space {space} · score {score}"),
         { buttons: p.buttons, income: p.income, space: p.position, score: f.scores[seat] });
     }
-    renderTimeBoard(this.timeboard, { meta: this.meta, players: f.players, specialsLeft: specials,
-      onTop: fields[4] === "1" ? 1 : 0, names: this.data.players });
+    renderTimeBoard(this.timeboard, { meta: this.meta, players: f.players,
+      specialsLeft: f.special_spaces_left, onTop: f.on_top, names: this.data.players });
     this.circle.replaceChildren(h("ol", { class: "circle-list" }, [
       h("li", { class: "neutral" }, [h("span", { class: "neutral-token", "aria-hidden": "true" })]),
-      ...f.circle.map((id, i) => h("li", { class: i < 3 ? "offered" : "" },
+      ...f.circle.map((id, i) => h("li", { class: i < this.meta.offered_patches ? "offered" : "" },
         [patchSvg(this.meta.patches[id], 0, 7)])),
     ]));
     const what = f.move === null ? _("The starting position")

@@ -1,9 +1,15 @@
 // Geometry only: a patch's printed shape (rows of "#" and ".") in one of the eight
 // orientations named in docs/notation.md (mirror left-right first, then quarter turns
-// clockwise), and square names. Legality is never decided here: that is the server's.
+// clockwise), square names and the views' square sets. Legality is never decided here:
+// that is the server's.
 
-export const BOARD = 9;
+// The quilt board's size, as the server's /api/meta says (set once at start-up).
+export let BOARD = 0;
 const COLUMNS = "abcdefghi";
+
+export function setBoardSize(size) {
+  BOARD = size;
+}
 
 export function squareName(row, col) {
   return COLUMNS[col] + String(row + 1);
@@ -35,6 +41,21 @@ export function orient(shape, orientation) {
 
 export function orientationName(orientation) {
   return (orientation >= 4 ? "f" : "r") + String((orientation % 4) * 90);
+}
+
+export function orientationIndex(name) {
+  return (name[0] === "f" ? 4 : 0) + Number(name.slice(1)) / 90;
+}
+
+// The square names of a square set (hexadecimal, bit BOARD * row + col), in bit order.
+export function squareSet(hex) {
+  const names = [];
+  if (!hex) return names;
+  let bits = BigInt(`0x${hex}`);
+  for (let i = 0; bits > 0n; i++, bits >>= 1n) {
+    if (bits & 1n) names.push(squareName(Math.floor(i / BOARD), i % BOARD));
+  }
+  return names;
 }
 
 // The cells of an oriented shape, relative to its bounding box's top-left corner.

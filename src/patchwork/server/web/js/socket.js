@@ -43,6 +43,8 @@ export class GameSocket {
       }
       if ((msg.type === "state" || msg.type === "sync") && msg.game) {
         this.lastVersion = msg.game.version;
+      } else if (msg.type === "update" && msg.since === this.lastVersion) {
+        this.lastVersion = msg.version;
       }
       if (msg.ref !== undefined && this.pending.has(msg.ref)) {
         const { resolve } = this.pending.get(msg.ref);
@@ -84,6 +86,11 @@ export class GameSocket {
       this.pending.set(id, { resolve });
       this.ws.send(JSON.stringify({ ...message, id }));
     });
+  }
+
+  // Sends a message that gets no reply of its own (sync: the whole game comes as a state).
+  send(message) {
+    if (this.open) this.ws.send(JSON.stringify(message));
   }
 
   // Drops the connection as a network failure would (used to reconnect at once, e.g. when

@@ -27,12 +27,14 @@ function value(form, name) {
 
 export function renderStart(root, { meta, navigate }) {
   const prefs = loadPrefs();
-  const levels = [1, 2, 3, 4, 5].map((n) => ({
+  const levels = Object.keys(meta.levels).map(Number).sort((a, b) => a - b).map((n) => ({
     value: String(n),
     title: fmt(_("Level {n}"), { n }),
     // The server sends the English text; its translation is in the same catalog.
-    detail: meta.levels[String(n)] ? _(meta.levels[String(n)]) : "",
+    detail: _(meta.levels[String(n)]),
   }));
+  const specials = (edition) => fmt(_("Special patches on {spaces}"),
+    { spaces: meta.special_spaces[edition].map(num).join(", ") });
   const form = h("form", { class: "card start-form", id: "start-form", novalidate: true });
   const mode = radioGroup("mode", _("Play"), [
     { value: "ai", title: _("Against the computer"), detail: _("Undo and hints available") },
@@ -55,8 +57,8 @@ export function renderStart(root, { meta, navigate }) {
     { value: "random", title: _("Draw lots") },
   ], prefs.first || "0");
   const edition = radioGroup("edition", _("Rules edition"), [
-    { value: "revised", title: _("Revised"), detail: _("Special patches on 26, 32, 38, 44, 50") },
-    { value: "original", title: _("Original (2014)"), detail: _("Special patches on 20, 26, 32, 44, 50") },
+    { value: "revised", title: _("Revised"), detail: specials("revised") },
+    { value: "original", title: _("Original (2014)"), detail: specials("original") },
   ], prefs.edition || "revised");
   const house = h("fieldset", { class: "choice house" }, [
     h("legend", { text: _("House rules") }),
