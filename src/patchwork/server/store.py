@@ -11,6 +11,7 @@ transaction fail, each list is tried again alone, so one refused write never sin
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import functools
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -274,6 +275,26 @@ class Store:
                 )
                 for r in rows
             ]
+
+    def waiting_since(self, before: dt.datetime) -> list[str]:
+        """The games still waiting for a second player, unchanged since ``before``."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(games.c.id).where(games.c.status == "waiting", games.c.updated_at < before)
+            )
+            return [r[0] for r in rows]
+
+    def delete_waiting(self, game_id: str) -> bool:
+        """Delete a game (its events with it) if it is still waiting; whether it was."""
+        with self.engine.begin() as conn:
+            conn.execute(delete(events).where(events.c.game_id == game_id))
+            result = conn.execute(
+                delete(games).where(games.c.id == game_id, games.c.status == "waiting")
+            )
+            if result.rowcount != 1:
+                conn.rollback()
+                return False
+            return True
 
     def recent(self, status: str | None, limit: int) -> list[GameData]:
         with self.engine.connect() as conn:
