@@ -30,8 +30,8 @@ class Settings:
     http_rate: float = 5.0
     http_burst: int = 60
     # Reads that cost (a game loaded, replayed, listed): a token bucket per client address.
-    http_read_rate: float = 20.0
-    http_read_burst: int = 100
+    http_read_rate: float = 50.0
+    http_read_burst: int = 200
     # Slow clients: the seconds a request's headers, and then its body, may take to arrive.
     header_timeout: float = 10.0
     body_timeout: float = 30.0

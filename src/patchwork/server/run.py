@@ -71,7 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--http-read-rate",
         type=float,
         default=DEFAULTS.http_read_rate,
-        help=_("reads of games, records and replays a second per client (20; 0: no limit)"),
+        help=_("reads of games, records and replays a second per client (50; 0: no limit)"),
     )
     p.add_argument("--http-read-burst", type=int, default=DEFAULTS.http_read_burst)
     p.add_argument(
