@@ -9,9 +9,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-# This checkout's interpreter (the .venv's python): every process the tests start runs it.
-PYTHON = os.path.realpath(sys.executable)
-_VENV_PYTHONS = {sys.executable, PYTHON}
+# This checkout's interpreter (the .venv's python, not the one it links to, which other
+# checkouts share): every process the tests start runs it.
+_VENV_PYTHONS = {os.path.normpath(sys.executable)}
 
 
 @dataclass(frozen=True)
@@ -44,9 +44,17 @@ def snapshot() -> dict[int, Proc]:
 
 
 def runs_this_checkout(p: Proc) -> bool:
-    """Started with this checkout's .venv python (not another checkout's, not the system's)."""
+    """Started with this checkout's .venv python (not another checkout's, not the system's);
+    a relative path (``.venv/bin/python -m pytest``) is read from the process's directory."""
+    if p.pid == os.getpid():
+        return True
     first = p.cmdline.split(" ", 1)[0]
-    return first in _VENV_PYTHONS
+    if first and not os.path.isabs(first):
+        try:
+            first = os.path.join(os.readlink(f"/proc/{p.pid}/cwd"), first)
+        except OSError:
+            return False
+    return os.path.normpath(first) in _VENV_PYTHONS
 
 
 def ancestors(p: Proc, procs: dict[int, Proc]) -> list[Proc]:

@@ -3,17 +3,21 @@ and docs/server.md naming every option and error code."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
 
+from patchwork.server.creation import new_game_data
 from patchwork.server.errors import STATUS
 from patchwork.server.limits import MAX_COUNT, check_name
+from patchwork.server.models import EventData
 from patchwork.server.ratelimit import ConnectionCount
 from patchwork.server.run import build_parser, settings_from
 from patchwork.server.schemas import CreateGame, HelloMsg, MoveIn
+from patchwork.server.store import AddEvent, InsertGame, Store
 
 DOCS = (Path(__file__).parent.parent / "docs" / "server.md").read_text()
 
@@ -89,3 +93,22 @@ def test_docs_name_every_option_and_error_code() -> None:
                 assert f"`{flag}" in table, flag
     codes = set(re.findall(r"^\| `(\w+)` \| (\d{3}) \|", DOCS, re.M))
     assert codes == {(code, str(status)) for code, status in STATUS.items()}
+
+
+def test_only_games_still_waiting_are_deleted(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    store.migrate()
+    playing = new_game_data(CreateGame(mode="ai")).data
+    waiting = new_game_data(CreateGame(mode="online")).data
+    store.write(
+        [InsertGame(playing), InsertGame(waiting)]
+        + [AddEvent(EventData(g.id, 1, "created", {"mode": g.mode})) for g in (playing, waiting)]
+    )
+    later = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=1)
+    assert store.waiting_since(later) == [waiting.id]
+    assert store.waiting_since(later - dt.timedelta(hours=1)) == []
+    assert not store.delete_waiting(playing.id)
+    assert store.load(playing.id) is not None and store.events_since(playing.id, 0, 10)
+    assert store.delete_waiting(waiting.id)
+    assert store.load(waiting.id) is None and store.events_since(waiting.id, 0, 10) == []
+    store.close()

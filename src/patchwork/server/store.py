@@ -287,13 +287,15 @@ class Store:
     def delete_waiting(self, game_id: str) -> bool:
         """Delete a game (its events with it) if it is still waiting; whether it was."""
         with self.engine.begin() as conn:
-            conn.execute(delete(events).where(events.c.game_id == game_id))
-            result = conn.execute(
-                delete(games).where(games.c.id == game_id, games.c.status == "waiting")
-            )
-            if result.rowcount != 1:
-                conn.rollback()
+            waiting = conn.execute(
+                select(games.c.id)
+                .where(games.c.id == game_id, games.c.status == "waiting")
+                .with_for_update()
+            ).first()
+            if waiting is None:
                 return False
+            conn.execute(delete(events).where(events.c.game_id == game_id))
+            conn.execute(delete(games).where(games.c.id == game_id))
             return True
 
     def recent(self, status: str | None, limit: int) -> list[GameData]:
