@@ -3,6 +3,8 @@ workers, their searchers' own pools, the forkserver and the resource trackers en
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 from pathlib import Path
 
@@ -60,6 +62,16 @@ def test_a_stopped_or_killed_server_leaves_no_process(tmp_path: Path) -> None:
         with server.client(gid, token) as c:
             assert c.move(legal_moves(game)[0])["type"] == "ack"
             tree = _with_search_pool(server)  # the AI thinks for five seconds
+            # An AI worker terminated (as a broken pool terminates the others) takes its
+            # searcher's pool with it; the server starts a new pool and the AI still moves.
+            procs = processes.snapshot()
+            searchers = [p for p in procs.values() if p.pid in tree and "spawn_main" in p.cmdline]
+            worker = procs[searchers[0].ppid]
+            os.kill(worker.pid, signal.SIGTERM)
+            _assert_all_end({p.pid: p.cmdline for p in [worker, *searchers]})
+            c.wait_game(lambda g: g["to_move"] == 0 or g["status"] == "finished", timeout=60)
+            assert c.move(legal_moves(c.game or {})[0])["type"] == "ack"
+            tree = _with_search_pool(server)
             server.kill()  # SIGKILL in the middle of the search: no shutdown code runs
         _assert_all_end(tree)
     finally:

@@ -29,6 +29,8 @@ def init_worker(server_pid: int) -> None:
     worker ends, the processes of its agents' own pools end first: a pool worker waits for
     its children before it exits, and they would wait for work forever."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A broken pool terminates its other workers (SIGTERM), which runs no finalizer.
+    signal.signal(signal.SIGTERM, _terminated)
     mp_util.Finalize(None, end_children, exitpriority=100)
     threading.Thread(target=_watch, args=(server_pid,), daemon=True).start()
 
@@ -43,6 +45,11 @@ def _watch(server_pid: int) -> None:
             os._exit(0)
         except PermissionError:  # alive, as someone else
             pass
+
+
+def _terminated(signum: int, _frame: Any) -> None:
+    end_children()
+    os._exit(128 + signum)
 
 
 def end_children() -> None:
