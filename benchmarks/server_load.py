@@ -91,6 +91,8 @@ class OwnServer:
             self.db,
             "--http-rate",
             "0",
+            "--http-read-rate",
+            "0",
             "--ws-rate",
             "1000",
             "--ws-burst",

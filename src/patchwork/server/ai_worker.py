@@ -5,10 +5,12 @@ These run in the runner's worker processes, never on the server's event loop.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 import threading
 import time
+from multiprocessing import util as mp_util
 from typing import Any
 
 from ..ai import Agent, Limit, MCTSAgent, analyse, level
@@ -23,8 +25,13 @@ WATCH_SECONDS = 1.0
 def init_worker(server_pid: int) -> None:
     """Set up a worker: Ctrl-C is the server's to handle, and the worker ends when the
     server is gone, even if it was killed (a pool worker holds both ends of its own task
-    pipe, so it would never see the server go and would wait forever)."""
+    pipe, so it would never see the server go and would wait forever). Whichever way the
+    worker ends, the processes of its agents' own pools end first: a pool worker waits for
+    its children before it exits, and they would wait for work forever."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A broken pool terminates its other workers (SIGTERM), which runs no finalizer.
+    signal.signal(signal.SIGTERM, _terminated)
+    mp_util.Finalize(None, end_children, exitpriority=100)
     threading.Thread(target=_watch, args=(server_pid,), daemon=True).start()
 
 
@@ -34,10 +41,26 @@ def _watch(server_pid: int) -> None:
         try:
             os.kill(server_pid, 0)
         except ProcessLookupError:
-            close_agents()
+            end_children()
             os._exit(0)
         except PermissionError:  # alive, as someone else
             pass
+
+
+def _terminated(signum: int, _frame: Any) -> None:
+    end_children()
+    os._exit(128 + signum)
+
+
+def end_children() -> None:
+    """Stop the processes this worker started (its searchers' pools) as it ends: they only
+    compute, so they are killed rather than asked (asking waits on a pool that may be in
+    the middle of a search, or already gone)."""
+    children = multiprocessing.active_children()
+    for child in children:
+        child.kill()
+    for child in children:
+        child.join(5)
 
 
 def warm_up() -> bool:

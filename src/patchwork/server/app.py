@@ -21,8 +21,10 @@ from .config import Settings
 from .errors import ServerError, request_language
 from .hub import Hub
 from .middleware import GuardMiddleware
+from .ratelimit import ConnectionCount
 from .service import GameService
 from .store import Store
+from .upkeep import Upkeep
 
 log = logging.getLogger("patchwork.server")
 
@@ -76,6 +78,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.service = service
         t2 = time.perf_counter()
         await service.start()
+        upkeep = Upkeep(service, settings.waiting_expiry)
+        upkeep.start()
         log.info(
             "patchwork server ready (database %s; schema %.2f s, engine %.2f s, games %.2f s)",
             store.engine.url.render_as_string(),
@@ -86,6 +90,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await upkeep.close()
             await service.close()
             ai.close()
             store.close()
@@ -101,6 +106,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         max_body_bytes=settings.max_body_bytes,
         rate=settings.http_rate,
         burst=settings.http_burst,
+        read_rate=settings.http_read_rate,
+        read_burst=settings.http_read_burst,
+        body_timeout=settings.body_timeout,
     )
 
     @app.exception_handler(ServerError)
@@ -137,6 +145,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return _error(500, "internal_error", t.gettext("the server failed on this request"))
 
     app.state.settings = settings
+    app.state.ws_addresses = ConnectionCount(settings.max_ws_per_address)
     app.include_router(routes.router)
     app.include_router(ws.router)
     app.include_router(i18n_routes.router)

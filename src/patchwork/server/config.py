@@ -29,9 +29,23 @@ class Settings:
     max_body_bytes: int = 65536
     http_rate: float = 5.0
     http_burst: int = 60
+    # Reads that cost (a game loaded, replayed, listed): a token bucket per client address.
+    http_read_rate: float = 50.0
+    http_read_burst: int = 200
+    # Slow clients: the seconds a request's headers, and then its body, may take to arrive.
+    header_timeout: float = 10.0
+    body_timeout: float = 30.0
+    # Websocket connections one client address may hold at once.
+    max_ws_per_address: int = 50
     hello_timeout: float = 10.0
     # Finished games kept in memory (the rest are read back from the database on demand).
     finished_cache: int = 256
+    # Unfinished games kept in memory while nothing needs them (no connection, no AI turn or
+    # clock pending): beyond this many the least recently used are evicted and read back
+    # from the database when asked for.
+    games_cache: int = 1000
+    # An online game nobody joined is deleted after this many seconds (0: never).
+    waiting_expiry: float = 7 * 86400.0
 
     @property
     def is_sqlite(self) -> bool:

@@ -2,7 +2,7 @@
 
 Three tables: ``games`` (one row per game: setup, seats, clock, result, version), ``moves``
 (the moves of the game's current line; an undo deletes rows) and ``events`` (every change,
-numbered by the game's version, never deleted: what a reconnecting client missed).
+numbered by the game's version, kept while the game is: what a reconnecting client missed).
 Changes to these tables need a migration in ``migrations/versions``.
 """
 

@@ -56,3 +56,26 @@ class KeyedLimiter:
         if bucket.take():
             return None
         return bucket.retry_after()
+
+
+class ConnectionCount:
+    """How many connections each client address holds, up to ``limit`` (0: no limit)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._held: dict[str, int] = {}
+
+    def acquire(self, address: str) -> bool:
+        """Count one more connection for ``address``; False (and nothing counted) at the limit."""
+        held = self._held.get(address, 0)
+        if self.limit > 0 and held >= self.limit:
+            return False
+        self._held[address] = held + 1
+        return True
+
+    def release(self, address: str) -> None:
+        held = self._held.get(address, 0) - 1
+        if held > 0:
+            self._held[address] = held
+        else:
+            self._held.pop(address, None)

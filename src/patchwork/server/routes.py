@@ -11,6 +11,7 @@ from .. import __version__
 from ..i18n import N_
 from . import assist, reading
 from .errors import ServerError
+from .limits import MAX_COUNT
 from .schemas import (
     ActionResult,
     Analysis,
@@ -207,7 +208,7 @@ async def replay(game_id: str, svc: Service) -> Replay:
 
 @router.get("/api/games/{game_id}/events", response_model=Events, tags=["games"], responses=ERRORS)
 async def events(
-    game_id: str, svc: Service, since: Annotated[int, Query(ge=0)] = 0
+    game_id: str, svc: Service, since: Annotated[int, Query(ge=0, le=MAX_COUNT)] = 0
 ) -> dict[str, Any]:
     """The changes after version ``since`` (for clients that poll instead of a websocket)."""
     live = await svc.get(game_id)

@@ -10,6 +10,7 @@ import sys
 from .. import i18n
 from ..i18n import _
 from .config import Settings
+from .slowclients import with_header_timeout
 
 DEFAULTS = Settings()
 
@@ -67,6 +68,52 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--http-burst", type=int, default=DEFAULTS.http_burst)
     p.add_argument(
+        "--http-read-rate",
+        type=float,
+        default=DEFAULTS.http_read_rate,
+        help=_("reads of games, records and replays a second per client (50; 0: no limit)"),
+    )
+    p.add_argument("--http-read-burst", type=int, default=DEFAULTS.http_read_burst)
+    p.add_argument(
+        "--header-timeout",
+        type=float,
+        default=DEFAULTS.header_timeout,
+        help=_("seconds a request's headers may take to arrive (10)"),
+    )
+    p.add_argument(
+        "--body-timeout",
+        type=float,
+        default=DEFAULTS.body_timeout,
+        help=_("seconds a request's body may take to arrive (30)"),
+    )
+    p.add_argument(
+        "--max-ws-per-address",
+        type=int,
+        default=DEFAULTS.max_ws_per_address,
+        help=_("websocket connections one client address may hold (50)"),
+    )
+    p.add_argument(
+        "--forwarded-allow-ips",
+        default="",
+        metavar="ADDRESSES",
+        help=_(
+            "proxies whose X-Forwarded-For and X-Forwarded-Proto headers are believed "
+            "(comma-separated addresses or networks; default: none)"
+        ),
+    )
+    p.add_argument(
+        "--games-cache",
+        type=int,
+        default=DEFAULTS.games_cache,
+        help=_("unfinished games kept in memory while idle (1000); the rest are read back"),
+    )
+    p.add_argument(
+        "--waiting-expiry",
+        type=float,
+        default=DEFAULTS.waiting_expiry,
+        help=_("seconds an online game nobody joined is kept (604800: a week; 0: forever)"),
+    )
+    p.add_argument(
         "--log-level",
         default="info",
         choices=["critical", "error", "warning", "info", "debug"],
@@ -97,6 +144,13 @@ def settings_from(args: argparse.Namespace) -> Settings:
         ws_burst=args.ws_burst,
         http_rate=args.http_rate,
         http_burst=args.http_burst,
+        http_read_rate=args.http_read_rate,
+        http_read_burst=args.http_read_burst,
+        header_timeout=args.header_timeout,
+        body_timeout=args.body_timeout,
+        max_ws_per_address=args.max_ws_per_address,
+        games_cache=args.games_cache,
+        waiting_expiry=args.waiting_expiry,
     )
 
 
@@ -115,7 +169,8 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s: %(message)s")
     if args.log_level != "debug":
         logging.getLogger("alembic").setLevel(logging.WARNING)
-    app = create_app(settings_from(args))
+    settings = settings_from(args)
+    app = create_app(settings)
     config = uvicorn.Config(
         app,
         host=args.host,
@@ -127,7 +182,16 @@ def main(argv: list[str] | None = None) -> int:
         ws_ping_interval=20,
         ws_ping_timeout=20,
         timeout_graceful_shutdown=5,
+        # X-Forwarded-For decides the rate limits' client address: believed only from the
+        # proxies named (uvicorn would believe any local client by default).
+        proxy_headers=bool(args.forwarded_allow_ips),
+        forwarded_allow_ips=args.forwarded_allow_ips or None,
     )
+    config.load()
+    if settings.header_timeout > 0:
+        config.http_protocol_class = with_header_timeout(
+            config.http_protocol_class, settings.header_timeout
+        )
     server = uvicorn.Server(config)
     # A server holds many long-lived objects (games, views, connections) and makes many
     # short-lived ones per move: what is loaded by now is never scanned again, and young

@@ -5,20 +5,29 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from ..ai.levels import LEVELS
+from .limits import MAX_COUNT, check_name, not_a_bool
 
 Seat = Literal[0, 1]
-SeatChoice = Literal[0, 1, "random"]
 Mode = Literal["ai", "local", "online"]
-Name = Annotated[str, Field(min_length=1, max_length=40)]
 
 # -- requests ---------------------------------------------------------------------------------
+# Request models are strict (docs/server.md, "Strict requests"): a value of the wrong JSON type
+# is refused, never converted ("1" is not 1, true is not 1), so a client's mistake shows.
+
+SeatChoice = Annotated[Literal[0, 1, "random"], BeforeValidator(not_a_bool)]
+Name = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(check_name)]
+# Versions and plies: what the database's 32-bit columns hold (a game changes a few hundred
+# times at most), so no number a client sends can overflow a query.
+Version = Annotated[int, Field(ge=0, le=MAX_COUNT)]
+Ply = Annotated[int, Field(ge=0, le=MAX_COUNT)]
+STRICT = ConfigDict(extra="forbid", strict=True)
 
 
 class RulesIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
     edition: Literal["revised", "original"] = "revised"
     rotation: bool = True
     flip: bool = True
@@ -28,7 +37,7 @@ class ClockIn(BaseModel):
     """Fischer: ``initial`` seconds each plus ``increment`` seconds per move; or
     correspondence: ``days`` for each move."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
     kind: Literal["fischer", "correspondence"]
     initial: float | None = Field(default=None, ge=1, le=10_800)
     increment: float = Field(default=0, ge=0, le=600)
@@ -47,7 +56,7 @@ class CreateGame(BaseModel):
     """``ai``: you against the AI; ``local``: two people at one screen (one token plays both
     seats); ``online``: you and a friend who joins with the invitation."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
     mode: Literal["ai", "local", "online"]
     level: int = Field(default=2, ge=min(LEVELS), le=max(LEVELS), description="AI level (mode ai)")
     seat: SeatChoice = Field(default=0, description="your seat (modes ai and online)")
@@ -63,30 +72,30 @@ class CreateGame(BaseModel):
 
 
 class JoinGame(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
     invite: str = Field(min_length=1, max_length=64)
     name: Name = "Player 2"
 
 
 class MoveIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
     move: str = Field(min_length=1, max_length=32, description="the move in the notation")
-    version: int = Field(description="the game version the move was chosen in")
+    version: Version = Field(description="the game version the move was chosen in")
 
 
 class VersionIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    version: int | None = None
+    model_config = STRICT
+    version: Version | None = None
 
 
 class RematchIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
     action: Literal["offer", "accept", "decline"] = "offer"
 
 
 class AnalysisIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    ply: int | None = Field(default=None, ge=0, description="analyse after this many moves")
+    model_config = STRICT
+    ply: Ply | None = Field(default=None, description="analyse after this many moves")
 
 
 # -- responses --------------------------------------------------------------------------------
@@ -430,25 +439,25 @@ Ref = str | int | None
 
 
 class _Msg(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", strict=True)
     id: Ref = Field(default=None, description="echoed back as ref in the reply")
 
 
 class HelloMsg(_Msg):
     type: Literal["hello"]
     token: str | None = Field(default=None, max_length=128)
-    last_version: int | None = None
+    last_version: Version | None = None
 
 
 class MoveMsg(_Msg):
     type: Literal["move"]
     move: str = Field(min_length=1, max_length=32)
-    version: int
+    version: Version
 
 
 class UndoMsg(_Msg):
     type: Literal["undo"]
-    version: int | None = None
+    version: Version | None = None
 
 
 class SimpleMsg(_Msg):
@@ -462,7 +471,7 @@ class RematchMsg(_Msg):
 
 class AnalysisMsg(_Msg):
     type: Literal["analysis"]
-    ply: int | None = Field(default=None, ge=0)
+    ply: Ply | None = None
 
 
 ClientMessage = Annotated[

@@ -43,6 +43,7 @@ from .store import (
     UpdateGame,
     Write,
 )
+from .upkeep import is_idle
 from .views import history_entry
 
 log = logging.getLogger("patchwork.server")
@@ -135,11 +136,15 @@ class GameService:
         if live is not None:
             if live.data.status == "finished":
                 self._finished.move_to_end(game_id)
+            else:  # the most recently used last, for eviction
+                self._active[game_id] = self._active.pop(game_id)
             return live
         async with self._load_lock:
             live = self._active.get(game_id) or self._finished.get(game_id)
             if live is None:
                 live = await self._load(game_id)
+                if live is not None:  # read back after an eviction: what is due runs again
+                    self._schedule(live)
         if live is None:
             raise not_found(game_id)
         return live
@@ -165,6 +170,30 @@ class GameService:
                     self._cancel_timers(self._finished.pop(old_id))
         else:
             self._active[live.id] = live
+            if len(self._active) > self.settings.games_cache:
+                self._evict_idle(live.id)
+
+    def _evict_idle(self, keep_id: str) -> None:
+        """Beyond the cache's size, forget the least recently used unfinished games that
+        nothing needs now (``get`` reads them back from the database when asked for)."""
+        excess = len(self._active) - self.settings.games_cache
+        for old_id in list(self._active):
+            if excess <= 0:
+                break
+            old = self._active[old_id]
+            if old_id != keep_id and is_idle(old, self.hub):
+                self._cancel_timers(self._active.pop(old_id))
+                excess -= 1
+
+    def in_memory(self, game_id: str) -> LiveGame | None:
+        return self._active.get(game_id) or self._finished.get(game_id)
+
+    def forget(self, game_id: str) -> None:
+        """Drop a game from memory (it was deleted from the database)."""
+        for kept in (self._active, self._finished):
+            live = kept.pop(game_id, None)
+            if live is not None:
+                self._cancel_timers(live)
 
     # -- authorisation --------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import functools
 import logging
 import threading
@@ -319,6 +320,28 @@ class Store:
                 )
                 for r in rows
             ]
+
+    def waiting_since(self, before: dt.datetime) -> list[str]:
+        """The games still waiting for a second player, unchanged since ``before``."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(games.c.id).where(games.c.status == "waiting", games.c.updated_at < before)
+            )
+            return [r[0] for r in rows]
+
+    def delete_waiting(self, game_id: str) -> bool:
+        """Delete a game (its events with it) if it is still waiting; whether it was."""
+        with self.engine.begin() as conn:
+            waiting = conn.execute(
+                select(games.c.id)
+                .where(games.c.id == game_id, games.c.status == "waiting")
+                .with_for_update()
+            ).first()
+            if waiting is None:
+                return False
+            conn.execute(delete(events).where(events.c.game_id == game_id))
+            conn.execute(delete(games).where(games.c.id == game_id))
+            return True
 
     def recent(self, status: str | None, limit: int) -> list[GameData]:
         with self.engine.connect() as conn:

@@ -24,7 +24,7 @@ from . import assist
 from .errors import ServerError, request_language
 from .hub import Connection
 from .messages import Ack, AnalysisMessage, ErrorMessage, HintMessage, Message, Pong, encode
-from .ratelimit import TokenBucket
+from .ratelimit import ConnectionCount, TokenBucket
 from .schemas import (
     AnalysisMsg,
     ClientMessage,
@@ -44,6 +44,7 @@ CLOSE_BAD_TOKEN = 4403
 CLOSE_NO_HELLO = 4400
 CLOSE_POLICY = 1008  # too many messages over the rate limit
 CLOSE_UNAVAILABLE = 1011
+CLOSE_TOO_MANY = 4429  # the client's address holds as many connections as it may
 HELLO_ATTEMPTS = 10  # messages before a hello, after which the connection is closed
 FLOOD_LIMIT = 100  # messages refused within FLOOD_WINDOW seconds: the connection is closed
 FLOOD_WINDOW = 10.0
@@ -113,11 +114,29 @@ async def _receive_text(websocket: WebSocket) -> str | None:
 
 @router.websocket("/ws/games/{game_id}")
 async def game_socket(websocket: WebSocket, game_id: str) -> None:
-    svc: GameService = websocket.app.state.service
-    settings = svc.settings
     # Until the hello says otherwise: ?lang= or the handshake's Accept-Language.
     lang = request_language(websocket)
+    counts: ConnectionCount = websocket.app.state.ws_addresses
+    address = websocket.client.host if websocket.client else "-"
     await websocket.accept()
+    if not counts.acquire(address):
+        err = ServerError(
+            "too_many_connections",
+            N_("at most {limit} connections from one address at a time"),
+            {"limit": counts.limit},
+        )
+        await websocket.send_text(encode(error_message(err, lang=lang)))
+        await websocket.close(CLOSE_TOO_MANY, "too many connections")
+        return
+    try:
+        await _game_socket(websocket, game_id, lang)
+    finally:
+        counts.release(address)
+
+
+async def _game_socket(websocket: WebSocket, game_id: str, lang: str) -> None:
+    svc: GameService = websocket.app.state.service
+    settings = svc.settings
     try:
         live = await svc.get(game_id)
     except ServerError as e:

@@ -1,0 +1,78 @@
+"""No server leaves a process behind: however it ends (stopped, or killed mid-search), its AI
+workers, their searchers' own pools, the forkserver and the resource trackers end with it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.register_assert_rewrite("server_fixtures")
+
+import processes  # noqa: E402
+from server_fixtures import ServerProcess, legal_moves  # noqa: E402
+
+pytest_plugins = ["server_fixtures"]
+
+
+def _tree(server: ServerProcess) -> dict[int, str]:
+    assert server.proc is not None
+    return {p.pid: p.cmdline for p in processes.descendants(server.proc.pid)}
+
+
+def _with_search_pool(server: ServerProcess) -> dict[int, str]:
+    """The server's processes, once they include a searcher's pool (level 5 has one)."""
+    deadline = time.monotonic() + 20
+    while True:
+        tree = _tree(server)
+        if any("spawn_main" in cmd for cmd in tree.values()) or time.monotonic() > deadline:
+            assert any("spawn_main" in cmd for cmd in tree.values()), tree
+            return tree
+        time.sleep(0.1)  # processes starting: there is no event to await from here
+
+
+def _assert_all_end(tree: dict[int, str]) -> None:
+    left = processes.wait_gone(set(tree), timeout=15)
+    assert not left, "\n".join(f"{pid}: {tree[pid][:160]}" for pid in sorted(left))
+
+
+def _level_five_game(server: ServerProcess) -> tuple[str, str, dict[str, object]]:
+    created = server.create(mode="ai", level=5)  # level 5 searches with a pool of its own
+    return created["game_id"], created["token"], created["game"]
+
+
+def test_a_stopped_or_killed_server_leaves_no_process(tmp_path: Path) -> None:
+    server = ServerProcess(f"sqlite:///{tmp_path / 'games.db'}", tmp_path, "--ai-workers", "1")
+    server.start()
+    try:
+        gid, token, game = _level_five_game(server)
+        with server.client(gid, token) as c:
+            assert c.move(legal_moves(game)[0])["type"] == "ack"
+            c.wait_game(lambda g: g["to_move"] == 0 or g["status"] == "finished", timeout=30)
+        tree = _with_search_pool(server)
+        assert any("forkserver" in cmd for cmd in tree.values()), tree
+        server.stop()  # SIGTERM: the server shuts its AI pool down
+        _assert_all_end(tree)
+
+        server.start()
+        gid, token, game = _level_five_game(server)
+        with server.client(gid, token) as c:
+            assert c.move(legal_moves(game)[0])["type"] == "ack"
+            tree = _with_search_pool(server)  # the AI thinks for five seconds
+            # An AI worker terminated (as a broken pool terminates the others) takes its
+            # searcher's pool with it; the server starts a new pool and the AI still moves.
+            procs = processes.snapshot()
+            searchers = [p for p in procs.values() if p.pid in tree and "spawn_main" in p.cmdline]
+            worker = procs[searchers[0].ppid]
+            os.kill(worker.pid, signal.SIGTERM)
+            _assert_all_end({p.pid: p.cmdline for p in [worker, *searchers]})
+            c.wait_game(lambda g: g["to_move"] == 0 or g["status"] == "finished", timeout=60)
+            assert c.move(legal_moves(c.game or {})[0])["type"] == "ack"
+            tree = _with_search_pool(server)
+            server.kill()  # SIGKILL in the middle of the search: no shutdown code runs
+        _assert_all_end(tree)
+    finally:
+        server.stop()
