@@ -93,6 +93,8 @@ class OwnServer:
             "0",
             "--http-read-rate",
             "0",
+            "--max-ws-per-address",
+            "0",
             "--ws-rate",
             "1000",
             "--ws-burst",
