@@ -4,6 +4,7 @@ and a small synchronous websocket client with bounded waits."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -368,17 +369,25 @@ def backend(request: pytest.FixtureRequest) -> str:
     return name
 
 
-@pytest.fixture(scope="session")
-def server(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    tmp = tmp_path_factory.mktemp(f"server-{backend}")
+@contextlib.contextmanager
+def running_server(backend: str, tmp: Path, *args: str) -> Iterator[ServerProcess]:
+    """A server process with ``args`` over a database of its own, stopped and dropped after."""
     url, drop = database_url(backend, tmp)
-    proc = ServerProcess(url, tmp, *SHARED_ARGS)
+    proc = ServerProcess(url, tmp, *args)
     try:
         proc.start()
         yield proc
     finally:
         proc.stop()
         drop()
+
+
+@pytest.fixture(scope="session")
+def server(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    with running_server(
+        backend, tmp_path_factory.mktemp(f"server-{backend}"), *SHARED_ARGS
+    ) as proc:
+        yield proc
 
 
 @pytest.fixture

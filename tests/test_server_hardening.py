@@ -8,7 +8,6 @@ import json
 import socket
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -20,7 +19,7 @@ from websockets.exceptions import ConnectionClosed  # noqa: E402
 from websockets.sync.client import connect  # noqa: E402
 
 import patchwork as pw  # noqa: E402
-from server_fixtures import Client, ServerProcess, database_url, legal_moves  # noqa: E402
+from server_fixtures import Client, ServerProcess, legal_moves, running_server  # noqa: E402
 
 pytest_plugins = ["server_fixtures"]
 
@@ -191,15 +190,10 @@ GUARDED_ARGS = (
 
 @pytest.fixture(scope="module")
 def guarded(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    tmp: Path = tmp_path_factory.mktemp(f"guarded-{backend}")
-    url, drop = database_url(backend, tmp)
-    proc = ServerProcess(url, tmp, *GUARDED_ARGS)
-    try:
-        proc.start()
+    with running_server(
+        backend, tmp_path_factory.mktemp(f"guarded-{backend}"), *GUARDED_ARGS
+    ) as proc:
         yield proc
-    finally:
-        proc.stop()
-        drop()
 
 
 def _seconds_until_closed(sock: socket.socket, limit: float = 8.0) -> tuple[float, bytes]:
