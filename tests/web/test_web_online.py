@@ -3,6 +3,8 @@ the other's moves; and the game on a phone-sized touch screen."""
 
 from __future__ import annotations
 
+from playwright.sync_api import Browser, Page, expect
+
 from conftest import (
     advance,
     cell_point,
@@ -17,8 +19,6 @@ from conftest import (
     wait_version_above,
     watch_errors,
 )
-from playwright.sync_api import Browser, Page, expect
-
 from server_fixtures import ServerProcess
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from playwright.sync_api import Page, expect
+
 from conftest import (
     advance,
     cell_point,
@@ -20,8 +22,6 @@ from conftest import (
     wait_my_turn,
     wait_version_above,
 )
-from playwright.sync_api import Page, expect
-
 from server_fixtures import ServerProcess, legal_moves
 
 

@@ -9,9 +9,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import advance, running_server, start_game, view, wait_version_above, watch_errors
 from playwright.sync_api import Browser, expect
 
+from conftest import advance, running_server, start_game, view, wait_version_above, watch_errors
 from server_fixtures import ServerProcess
 
 

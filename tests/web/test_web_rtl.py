@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from conftest import TIMEOUT_MS, shot, start_game, watch_errors
 from playwright.sync_api import Browser, BrowserContext, Page
 
+from conftest import TIMEOUT_MS, shot, start_game, watch_errors
 from server_fixtures import ServerProcess
 
 
