@@ -4,6 +4,7 @@ move against the position texts stored beside them (tests/data/golden/)."""
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -48,6 +49,20 @@ def test_moves_is_a_copy() -> None:
     g.moves.append(pw.Advance())
     g.moves.clear()
     assert g.moves == [pw.Advance()]
+
+
+def test_states_and_movers_follow_the_moves() -> None:
+    # Turns do not alternate: who moved is the player to move in the state each move met.
+    g = random_game(3)
+    states = g.states
+    assert states[0] == g.start and states[-1] == g.state and len(states) == len(g) + 1
+    for before, move, after in zip(states, g.moves, states[1:], strict=False):
+        assert before.apply(move) == after
+    assert g.movers() == [s.current_player for s in states[:-1]]
+    movers = g.movers()
+    assert set(movers) == {0, 1} and any(a == b for a, b in pairwise(movers))
+    states.clear()  # a copy
+    assert len(g.states) == len(g) + 1
 
 
 def test_push_move_text() -> None:

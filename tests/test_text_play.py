@@ -135,7 +135,7 @@ def test_undo_returns_to_the_humans_previous_turn_in_seat_1() -> None:
     # Back where the human first had to move: after the agent's opening move(s).
     assert game.state.current_player == 1
     assert len(game) >= 1
-    assert all(p == 0 for p in text._movers(game))
+    assert all(p == 0 for p in game.movers())
 
 
 def test_undo_between_two_people_takes_back_one_move() -> None:

@@ -219,7 +219,7 @@ def test_whole_game_against_level_1_by_keys(tmp_path: Path) -> None:
             assert session.game.moves[before] == move
             kind = {pw.Buy: "buy", pw.PlaceSpecial: "special"}.get(type(move), "advance")
             seen[kind] += 1
-            movers = session.movers()
+            movers = session.game.movers()
             seen["ai"] += movers[before + 1 :].count(1)
             await settle(pilot, app)
             if len(session.game) == 12:

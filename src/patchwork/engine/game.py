@@ -37,6 +37,20 @@ class Game:
         """The moves played so far (a copy)."""
         return list(self._moves)
 
+    @property
+    def states(self) -> list[State]:
+        """Every state of the game, the start first and the current one last (a copy)."""
+        return list(self._states)
+
+    def movers(self) -> list[int]:
+        """Who made each move: the player to move in the state it was played in."""
+        movers = []
+        for state in self._states[:-1]:
+            player = state.current_player
+            assert player is not None  # a move was played there, so someone was to move
+            movers.append(player)
+        return movers
+
     def push(self, move: Move | str) -> State:
         """Play a move (or move text); an illegal one raises and changes nothing."""
         if isinstance(move, str):

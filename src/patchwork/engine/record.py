@@ -264,10 +264,8 @@ class Record:
                 tags.append(("Reason", self.result["reason"]))
         lines = [f'[{k} "{escape(v)}"]' for k, v in tags]
         lines.append("")
-        state = game.start
-        for i, move in enumerate(game.moves, 1):
-            lines.append(f"{i}. P{state.current_player} {move}")
-            state = state.apply(move)
+        for i, (mover, move) in enumerate(zip(game.movers(), game.moves, strict=True), 1):
+            lines.append(f"{i}. P{mover} {move}")
         return "\n".join(lines) + "\n"
 
     @classmethod

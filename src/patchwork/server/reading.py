@@ -46,11 +46,10 @@ def replay(live: LiveGame) -> Replay:
     """Every position of the game, from the start (read under the game's lock: the stored
     moves, not one on its way to the database)."""
     d = live.data
-    state = live.game.start
-    frames = [frame(0, None, None, state)]
+    states = live.game.states
+    frames = [frame(0, None, None, states[0])]
     for i, (move, seat) in enumerate(zip(live.game.moves, live.movers, strict=True)):
-        state = state.apply(move)
-        frames.append(frame(i + 1, seat, move, state))
+        frames.append(frame(i + 1, seat, move, states[i + 1]))
     return Replay(
         game_id=d.id, players=[d.seat0_name, d.seat1_name], result=result_view(d), frames=frames
     )

@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Coroutine
 from typing import Any
 
-from ..engine import Game, IllegalMoveError, InvalidMoveError, Move, PatchworkError, State
+from ..engine import IllegalMoveError, InvalidMoveError, Move, PatchworkError, State
 from ..engine.moves import parse_move
 from ..i18n import N_
 from . import clocks
@@ -537,10 +537,8 @@ class GameService:
             if keep is None:
                 raise ServerError("nothing_to_undo", N_("there is no move of yours to take back"))
             removed = [str(m) for m in live.game.moves[keep:]]
-            game = Game(live.game.start)
-            for m in live.game.moves[:keep]:
-                game.push(m)
-            fields = {"turn_started": self._turn_start(live, game.state, time.time())}
+            back_to = live.game.states[keep]
+            fields = {"turn_started": self._turn_start(live, back_to, time.time())}
             event = await self._commit(
                 live,
                 "undo",
@@ -548,7 +546,8 @@ class GameService:
                 fields,
                 [DeleteMoves(live.id, keep + 1)],
             )
-            live.game = game
+            for _ in removed:  # stored: now the game in memory goes back too
+                live.game.pop()
             live.movers = live.movers[:keep]
             live.invalidate()
             self._announce(live, event)

@@ -20,7 +20,7 @@ from ..i18n import _, error_text, fmt
 from ..options import rules_from_args
 from .game_screen import GameScreen
 from .options import AppOptions
-from .seats import HUMAN, Seat, add_game_options, close_agent, make_seats
+from .seats import Seat, add_game_options, close_agent, make_seats, seat_kinds
 from .session import Session
 
 
@@ -110,11 +110,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def setup(args: argparse.Namespace) -> tuple[Session, AppOptions]:
     """The session and options the command line asks for (PatchworkError when it cannot)."""
-    if args.agents:
-        kinds: list[str] = list(args.agents)
-    else:
-        kinds = [HUMAN, HUMAN]
-        kinds[1 - args.seat] = args.opponent
     if not args.hint_time > 0 or args.delay < 0:
         raise PatchworkError(_("--hint-time must be positive and --delay not negative"))
     rules = rules_from_args(args)
@@ -128,7 +123,7 @@ def setup(args: argparse.Namespace) -> tuple[Session, AppOptions]:
         rules = game.start.rules
     else:
         game = Game(new_game(seed=args.seed, rules=rules))
-    seats: tuple[Seat, Seat] = make_seats(kinds, args.seed)
+    seats: tuple[Seat, Seat] = make_seats(seat_kinds(args), args.seed)
     options = AppOptions(
         rules=rules,
         human_seat=args.seat,

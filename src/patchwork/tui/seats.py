@@ -71,6 +71,16 @@ def add_game_options(parser: argparse.ArgumentParser, opponent: str, watch: str)
     )
 
 
+def seat_kinds(args: argparse.Namespace) -> list[str]:
+    """Who plays each seat, from the options of :func:`add_game_options`: ``--agents`` for
+    both, else a person in ``--seat`` against ``--opponent``."""
+    if args.agents:
+        return list(args.agents)
+    kinds = [HUMAN, HUMAN]
+    kinds[1 - args.seat] = args.opponent
+    return kinds
+
+
 def make_seats(kinds: Sequence[str], seed: int | None = None) -> tuple[Seat, Seat]:
     """Seats from two kinds ("human" or an agent name); agents get seeds derived from ``seed``."""
     if len(kinds) != 2:

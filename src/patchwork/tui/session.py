@@ -161,31 +161,17 @@ class Session:
             self._projection = (self.version, advance_only_end(self.state).scores())
         return self._projection[1]
 
-    def movers(self) -> list[int]:
-        """Who made each move of the game (replayed through the engine)."""
-        state, movers = self.game.start, []
-        for move in self.game.moves:
-            player = state.current_player
-            assert player is not None
-            movers.append(player)
-            state = state.apply(move)
-        return movers
-
     def patch_maps(self) -> tuple[dict[Square, int], dict[Square, int]]:
         """For each player, which patch covers each covered square (SPECIAL, UNKNOWN)."""
         if self._patch_maps is None or self._patch_maps[0] != self.version:
             maps: tuple[dict[Square, int], dict[Square, int]] = ({}, {})
-            state = self.game.start
             for p in (0, 1):
-                for square in state.players[p].quilt.squares:
+                for square in self.game.start.players[p].quilt.squares:
                     maps[p][square] = UNKNOWN
-            for move in self.game.moves:
-                mover = state.current_player
-                assert mover is not None
+            for mover, move in zip(self.game.movers(), self.game.moves, strict=True):
                 tag = move.patch_id if isinstance(move, Buy) else SPECIAL
                 for square in move.squares:
                     maps[mover][square] = tag
-                state = state.apply(move)
             self._patch_maps = (self.version, maps)
         return self._patch_maps[1]
 
@@ -273,11 +259,11 @@ class Session:
         self.prepare_turn()
 
     def can_undo(self) -> bool:
-        return self.mode != "watch" and any(self.seats[p].is_human for p in self.movers())
+        return self.mode != "watch" and any(self.seats[p].is_human for p in self.game.movers())
 
     def undo(self) -> list[Move]:
         """Take back to just before the last move a person made; the moves taken back."""
-        people = [i for i, p in enumerate(self.movers()) if self.seats[p].is_human]
+        people = [i for i, p in enumerate(self.game.movers()) if self.seats[p].is_human]
         if not people or self.mode == "watch":
             return []
         taken = [self.game.pop() for _ in range(len(self.game) - people[-1])]

@@ -34,7 +34,7 @@ from ..engine.play import Played, play_out
 from ..i18n import _, digits, error_text, fmt, ngettext
 from ..options import rules_from_args
 from .describe import patch_numbers, score_lines
-from .seats import HUMAN, Seat, add_game_options, make_seats
+from .seats import Seat, add_game_options, make_seats, seat_kinds
 
 InputFn = Callable[[str], str]
 Outcome = Literal["finished", "quit", "interrupted"]
@@ -264,20 +264,9 @@ def scores_text(state: State, seats: Sequence[Seat]) -> str:
 # -- playing --------------------------------------------------------------------------------
 
 
-def _movers(game: Game) -> list[int]:
-    """Who made each move of the game (replayed through the engine)."""
-    state, movers = game.start, []
-    for move in game.moves:
-        player = state.current_player
-        assert player is not None
-        movers.append(player)
-        state = state.apply(move)
-    return movers
-
-
 def _last_human_move(game: Game, seats: Sequence[Seat]) -> int | None:
     """How many moves came before the last one a person made (None: no person has moved)."""
-    humans = [i for i, p in enumerate(_movers(game)) if seats[p].agent is None]
+    humans = [i for i, p in enumerate(game.movers()) if seats[p].agent is None]
     return humans[-1] if humans else None
 
 
@@ -407,14 +396,9 @@ def main(
         args = build_parser().parse_args(argv)
     except SystemExit as e:  # --help, or a bad option (argparse has printed why)
         return e.code if isinstance(e.code, int) else 2
-    if args.agents:
-        kinds: list[str] = list(args.agents)
-    else:
-        kinds = [HUMAN, HUMAN]
-        kinds[1 - args.seat] = args.opponent
     try:
         rules = rules_from_args(args)
-        seats = make_seats(kinds, args.seed)
+        seats = make_seats(seat_kinds(args), args.seed)
         game = Game(new_game(seed=args.seed, rules=rules))
     except PatchworkError as e:
         print(fmt(_("patchwork play: {error}"), error=error_text(e)), file=sys.stderr)
