@@ -53,12 +53,12 @@ def make_app(
     return PatchworkApp(session, settings)
 
 
-def play(app: PatchworkApp, script: Run, wait: bool = True) -> None:
-    """Run the app on an 80x24 screen and drive it with ``script`` (once the agents have
-    made their first moves, when ``wait``)."""
+def play(app: PatchworkApp, script: Run, wait: bool = True, size: tuple[int, int] = SIZE) -> None:
+    """Run the app on an 80x24 screen (or ``size``) and drive it with ``script`` (once the
+    agents have made their first moves, when ``wait``)."""
 
     async def main() -> None:
-        async with app.run_test(size=SIZE) as pilot:
+        async with app.run_test(size=size) as pilot:
             if wait:
                 await settle(pilot, app)
             await script(pilot, app)

@@ -25,13 +25,17 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "patchwork.tournament.cli",
         N_("play agents against each other and measure them"),
     ),
+    "review": (
+        "patchwork.report.cli",
+        N_("judge every move of a recorded game: table, chart, JSON, PNG or HTML report"),
+    ),
     "engine": ("patchwork.protocol.engine_server", N_("speak the engine protocol on stdin/stdout")),
     "cg-host": ("patchwork.protocol.cg_host", N_("referee a CodinGame Patchwork bot's game")),
     "cg-bot": ("patchwork.protocol.cg_bot", N_("play as a CodinGame Patchwork bot")),
     "bench": ("patchwork.bench", N_("measure the speed of the compiled engine and the searcher")),
 }
 # The commands whose own options include --lang (the others speak English options only).
-TAKES_LANG = frozenset({"play", "serve"})
+TAKES_LANG = frozenset({"play", "serve", "review"})
 INDENT = " " * 15
 
 

@@ -1,5 +1,5 @@
 """Command-line options that several commands share: the rules (``--edition``,
-``--no-rotation`` and ``--no-flip``).
+``--no-rotation`` and ``--no-flip``), and the argument types for counts and seconds.
 
 Every command that sets up games (``patchwork play``, ``patchwork tournament``) adds them with
 :func:`add_rules_options` and reads them back with :func:`rules_from_args`, so they are
@@ -10,6 +10,7 @@ marked with ``N_``; a command that speaks its reader's language passes its ``tra
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Callable
 
 from .engine import Rules
@@ -42,3 +43,25 @@ def add_rules_options(
 def rules_from_args(args: argparse.Namespace) -> Rules:
     """The :class:`Rules` that the options of :func:`add_rules_options` ask for."""
     return Rules(args.edition, rotation=not args.no_rotation, flip=not args.no_flip)
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def positive_seconds(text: str) -> float:
+    """An argparse type: a finite positive number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not (value > 0 and math.isfinite(value)):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
+    return value

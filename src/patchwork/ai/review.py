@@ -1,18 +1,21 @@
 """Game review: every move of a game judged by the searcher, as lichess does for chess.
 
-Each position of the game is valued once, for both players at once (player 0's win
-probability and expected final margin, under the best play the searcher finds; the exact
-solver's verdict near the end, a finished game's own result at the end). A move's value
-*before* is its position's value for the player who moved; its value *after* is the next
-position's value for that same player (turns do not alternate in Patchwork, so the next
-position may be theirs again). The difference, never below zero, is what the move gave away.
+Each position of the game is searched once. A move's value *before* is what the searcher's
+own best move is worth there to the player who moved (win probability and expected final
+margin); its value *after* is what the move played is worth, from the same search when the
+search tried it often enough (``MIN_VISITS``), else from the search of the next position
+(turns do not alternate in Patchwork, so that may be the same player's again). Comparing two
+figures of one search matters: the estimates of separate searches lean differently with the
+depth left, and their differences would read as mistakes nobody made. Near the end the exact
+solver's verdict replaces the estimates, and a finished game's own result values its last
+position. The difference, never below zero, is what the move gave away.
 
 Classes and accuracy (chosen so that they mean something at the table):
 
 - the searcher's own move is ``best`` (it gives nothing away by the searcher's lights: any
   difference between its two values is sampling noise, so its losses are reported as 0);
 - otherwise the move's *weight* is the larger of the win probability given away and the
-  points given away at ``POINTS_PER_UNIT`` points for a whole win probability (so 5 points
+  points given away at ``POINTS_PER_UNIT`` points for a whole win probability (so 6 points
   weigh as much as 10 %: once a game is decided, its win probability no longer moves, but
   points still tell a good move from a bad one);
 - weight below ``INACCURACY`` is ``good``, then ``inaccuracy``, ``mistake`` (``MISTAKE``),
@@ -31,7 +34,7 @@ import math
 import multiprocessing
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -41,17 +44,28 @@ from ..engine.game import Game
 from ..engine.moves import Move
 from ..engine.record import Record
 from ..engine.state import State
+from ..i18n import N_
 from .limit import Limit
 from .search import MCTSAgent
 
 Class = Literal["best", "good", "inaccuracy", "mistake", "blunder"]
 CLASSES: tuple[Class, ...] = ("best", "good", "inaccuracy", "mistake", "blunder")
+FLAWS: tuple[Class, ...] = ("inaccuracy", "mistake", "blunder")  # what a summary counts
+# What each class is called where a person reads it (marked for the catalogs).
+LABELS: dict[Class, str] = {
+    "best": N_("best"),
+    "good": N_("good"),
+    "inaccuracy": N_("inaccuracy"),
+    "mistake": N_("mistake"),
+    "blunder": N_("blunder"),
+}
 INACCURACY = 0.05
 MISTAKE = 0.10
 BLUNDER = 0.20
-POINTS_PER_UNIT = 50.0  # points that weigh as much as a whole win probability
+POINTS_PER_UNIT = 60.0  # points that weigh as much as a whole win probability
 DEFAULT_LIMIT = Limit(iterations=30_000)  # about 0.8 s a position on one core
 DEFAULT_SEED = 0
+MIN_VISITS = 100  # a move tried this often at the root is valued by that search itself
 WORST_SHOWN = 3
 
 Progress = Callable[[int, int], None]  # (positions valued, positions in all)
@@ -59,12 +73,14 @@ Progress = Callable[[int, int], None]  # (positions valued, positions in all)
 
 @dataclass(frozen=True)
 class Value:
-    """A position's value for player 0 and the searcher's move there (None at the end)."""
+    """A position's value for player 0 with the searcher's move there (None at the end),
+    and what each move tried there is worth: code -> (visits, win0, margin0)."""
 
     win0: float
     margin0: float
     best_move: str | None
     exact: bool
+    moves: dict[int, tuple[int, float, float]] = field(default_factory=dict)
 
     def win(self, seat: int) -> float:
         return self.win0 if seat == 0 else 1.0 - self.win0
@@ -107,7 +123,7 @@ class PlayerReview:
     name: str
     accuracy: float | None  # None when the player made no move of their own choosing
     counts: dict[Class, int]
-    worst: list[int] = field(default_factory=list)  # plies, worst first
+    worst: list[int] = field(default_factory=list)  # the worst flawed moves' plies, worst first
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -129,9 +145,23 @@ class Review:
     limit: str
     seed: int
     finished: bool  # the record reaches the end of the game
+    final: tuple[float, float] = (0.5, 0.0)  # player 0's win and margin at the last position
 
     def ply(self, n: int) -> PlyReview:
         return self.plies[n - 1]
+
+    def curve(self) -> list[tuple[int, float, float]]:
+        """(ply, player 0's win probability, player 0's margin) of each position of the game,
+        from the start (ply 0) to the last (its result when the game is over)."""
+        points = [
+            (
+                p.ply - 1,
+                _for0(p.seat, p.win_probability_before),
+                p.margin_before if p.seat == 0 else -p.margin_before,
+            )
+            for p in self.plies
+        ]
+        return [*points, (len(self.plies), round(self.final[0], 4), round(self.final[1], 2))]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -140,6 +170,7 @@ class Review:
             "limit": self.limit,
             "seed": self.seed,
             "finished": self.finished,
+            "final": {"win_probability": self.final[0], "margin": self.final[1]},
             "thresholds": {
                 "inaccuracy": INACCURACY,
                 "mistake": MISTAKE,
@@ -147,6 +178,10 @@ class Review:
                 "points_per_unit": POINTS_PER_UNIT,
             },
         }
+
+
+def _for0(seat: int, win: float) -> float:
+    return win if seat == 0 else round(1.0 - win, 4)
 
 
 # -- judging ----------------------------------------------------------------------------------
@@ -172,7 +207,7 @@ def classify(loss: float, margin_loss: float, best: bool = False) -> Class:
 
 def move_accuracy(weight: float) -> float:
     """0-100: 100 for a move that gives nothing away, about 64 for one that gives 10 %."""
-    return min(100.0, max(0.0, 103.1668 * math.exp(-4.354 * weight) - 3.1669))
+    return min(100.0, max(0.0, 103.1668 * math.exp(-4.354 * weight) - 3.1668))
 
 
 # -- valuing positions ------------------------------------------------------------------------
@@ -190,15 +225,16 @@ def value(state: State, limit: Limit = DEFAULT_LIMIT, seed: int = DEFAULT_SEED) 
     finally:
         agent.close()
     seat = result.player
-    best = result.candidates[0] if not result.exact else None
-    win = result.win_probability if best is None or best.visits == 0 else best.win_probability
-    margin = result.margin if best is None or best.visits == 0 else best.margin
-    return Value(
-        win if seat == 0 else 1.0 - win,
-        margin if seat == 0 else -margin,
-        str(result.best_move),
-        result.exact,
-    )
+
+    def for0(win: float, margin: float) -> tuple[float, float]:
+        return (win, margin) if seat == 0 else (1.0 - win, -margin)
+
+    moves = {code: (v, *for0(w, m)) for code, (v, w, m) in result.move_stats.items()}
+    win0, margin0 = for0(result.win_probability, result.margin)
+    best = moves.get(result.best_move.code(state.rules.mode))
+    if best is not None and not result.exact:
+        win0, margin0 = best[1], best[2]
+    return Value(win0, margin0, str(result.best_move), result.exact, moves)
 
 
 def _value_text(args: tuple[str, Limit, int]) -> Value:
@@ -218,7 +254,8 @@ def values(
     workers: int = 1,
     on_progress: Progress | None = None,
 ) -> list[Value]:
-    """The value of every state, in order; with ``workers > 1`` in that many processes."""
+    """The value of every state, in order; with ``workers > 1`` in that many processes.
+    ``on_progress`` may raise to stop early (the exception comes out of this call)."""
     total = len(states)
     jobs = [(s.to_text(), limit, position_seed(seed, i)) for i, s in enumerate(states)]
     out: list[Value] = []
@@ -231,11 +268,14 @@ def values(
                 on_progress(i + 1, total)
         return out
     ctx = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(min(workers, total), mp_context=ctx) as pool:
+    pool = ProcessPoolExecutor(min(workers, total), mp_context=ctx)
+    try:
         for i, v in enumerate(pool.map(_value_text, jobs)):
             out.append(v)
             if on_progress is not None:
-                on_progress(i + 1, total)
+                on_progress(i + 1, total)  # may raise to stop: the rest is then dropped
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
     return out
 
 
@@ -250,6 +290,9 @@ def judge(game: Game, vals: Sequence[Value], names: Sequence[str] = ("", "")) ->
     plies = []
     for i, (move, seat) in enumerate(zip(game.moves, game.movers(), strict=True)):
         before, after = vals[i], vals[i + 1]
+        tried = before.moves.get(move.code(states[i].rules.mode))
+        if tried is not None and tried[0] >= MIN_VISITS and not before.exact:
+            after = Value(tried[1], tried[2], None, False)
         forced = len(states[i].legal_move_codes()) == 1
         best_text = before.best_move or str(move)
         is_best = forced or _same_move(move, best_text, states[i])
@@ -273,7 +316,8 @@ def judge(game: Game, vals: Sequence[Value], names: Sequence[str] = ("", "")) ->
             )
         )
     players = [_player(seat, names[seat], plies) for seat in (0, 1)]
-    return Review(plies, players, "", 0, game.state.is_terminal())
+    end = vals[-1]
+    return Review(plies, players, "", 0, game.state.is_terminal(), (end.win0, end.margin0))
 
 
 def _same_move(move: Move, text: str, state: State) -> bool:
@@ -285,7 +329,7 @@ def _player(seat: int, name: str, plies: Sequence[PlyReview]) -> PlayerReview:
     counts: dict[Class, int] = {c: sum(p.klass == c for p in own) for c in CLASSES}
     accuracy = round(sum(p.accuracy for p in own) / len(own), 1) if own else None
     ranked = sorted(
-        (p for p in own if p.klass != "best"),
+        (p for p in own if p.klass in FLAWS),
         key=lambda p: (-_weight(p.loss, p.margin_loss), p.ply),
     )
     return PlayerReview(seat, name, accuracy, counts, [p.ply for p in ranked[:WORST_SHOWN]])
@@ -297,14 +341,15 @@ def review(
     seed: int = DEFAULT_SEED,
     workers: int = 1,
     on_progress: Progress | None = None,
+    names: Sequence[str] | None = None,
 ) -> Review:
     """Review every move of ``game`` (a record is replayed first: one that does not replay
-    raises its InvalidRecordError before any search); an unfinished game up to its last move."""
-    names: tuple[str, str] = ("", "")
+    raises its InvalidRecordError before any search); an unfinished game up to its last move.
+    ``names`` default to the record's players."""
     if isinstance(game, Record):
-        names = game.players
+        names = names or game.players
         game = game.replay()
+    names = names or ("", "")
     limit = limit or DEFAULT_LIMIT
     vals = values(game.states, limit, seed, workers, on_progress)
-    judged = judge(game, vals, names)
-    return Review(judged.plies, judged.players, str(limit), seed, judged.finished)
+    return replace(judge(game, vals, names), limit=str(limit), seed=seed)

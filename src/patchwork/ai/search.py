@@ -61,6 +61,9 @@ class SearchResult:
     seconds: float
     exact: bool = False
     info: dict[str, float] = field(default_factory=dict)
+    # Every move tried at the root, placements apart: move code -> (visits, win probability,
+    # margin) for the player to move (a review compares the move played with the best).
+    move_stats: dict[int, tuple[int, float, float]] = field(default_factory=dict)
 
 
 def _capacity(limit: Limit) -> int:
@@ -299,9 +302,15 @@ class MCTSAgent:
         player = state.current_player
         assert player is not None
         candidates = []
+        sign = 1 if player == 0 else -1
+        move_stats: dict[int, tuple[int, float, float]] = {}
         for code, (v, _r, w, m, subs) in stats.items():
             if v == 0:
                 continue
+            for c, (sv, _sr, sw, sm) in subs.items() if code < 0 else [(code, (v, _r, w, m))]:
+                if sv:
+                    win = sw / sv if player == 0 else 1 - sw / sv
+                    move_stats[c] = (sv, win, sign * sm / sv)
             if code < 0 and subs:
                 best_sub = max(subs.items(), key=lambda kv: kv[1][0])[0]
                 move = move_from_code(best_sub)
@@ -331,6 +340,7 @@ class MCTSAgent:
             iterations=iterations,
             nodes=tree.size,
             seconds=seconds,
+            move_stats=move_stats,
         )
 
 

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 
 from ..ai import Limit, agent_names
 from ..engine import PatchworkError
-from ..options import add_rules_options, rules_from_args
+from ..options import add_rules_options, positive_int, positive_seconds, rules_from_args
 from .report import print_report
 from .run import TournamentError, run_tournament
 
@@ -26,26 +25,6 @@ argument: "cmd:./mybot --flag". Each worker process starts it once and stops it 
 """
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not (value > 0 and math.isfinite(value)):
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text}")
-    return value
-
-
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="patchwork tournament",
@@ -57,18 +36,18 @@ def _parser() -> argparse.ArgumentParser:
         "players", nargs="+", metavar="PLAYER", help="two or more agent names or cmd:COMMAND"
     )
     p.add_argument(
-        "--games", type=_positive_int, default=10, metavar="N",
+        "--games", type=positive_int, default=10, metavar="N",
         help="games per pair (default 10; an odd number is rounded up)",
     )  # fmt: skip
     p.add_argument(
-        "--time", type=_positive_float, metavar="S", help="seconds per move for every agent"
+        "--time", type=positive_seconds, metavar="S", help="seconds per move for every agent"
     )
     p.add_argument(
-        "--iterations", type=_positive_int, metavar="K",
+        "--iterations", type=positive_int, metavar="K",
         help="search iterations per move for every agent (with --time: whichever ends first)",
     )  # fmt: skip
     p.add_argument(
-        "--workers", type=_positive_int, default=1, metavar="W",
+        "--workers", type=positive_int, default=1, metavar="W",
         help="games played at once, each in its own process (default 1: in this process)",
     )  # fmt: skip
     p.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")

@@ -30,6 +30,7 @@ from .offer import PatchCard, circle_text
 from .options import AppOptions
 from .placement import Ghost
 from .quilt import PLAYER_COLOURS, QuiltPicture, QuiltView
+from .review import ReviewScreen
 from .screens import (
     ConfirmScreen,
     EndScreen,
@@ -85,6 +86,7 @@ class GameScreen(Screen[None]):
         Binding("H", "howto", show=False),
         Binding("N", "new_game", show=False),
         Binding("e", "show_end", show=False),
+        Binding("R", "review", show=False),
         Binding("space", "pause", show=False),
         Binding("question_mark", "help", show=False),
         Binding("q", "quit", show=False),
@@ -551,6 +553,20 @@ class GameScreen(Screen[None]):
         self.say("")
         self.next_turn()
 
+    def action_review(self) -> None:
+        """The searcher's review of the game so far, once it is over (no help during play)."""
+        s = self.session
+        if not s.state.is_terminal():
+            self.say(_("The review opens once the game is over (R)."))
+            return
+        names = (describe.name(s.seats, 0), describe.name(s.seats, 1))
+        options = self.host.options
+        self.app.push_screen(
+            ReviewScreen(
+                s.game, names, options.review_limit, options.review_workers, options.seed or 0
+            )
+        )
+
     def action_show_end(self) -> None:
         if self.session.state.is_terminal():
             self.show_end()
@@ -571,6 +587,8 @@ class GameScreen(Screen[None]):
                 self.action_undo()
             elif what == "save":
                 self.action_save()
+            elif what == "review":
+                self.action_review()
             elif what == "quit":
                 self.host.quit_game()
 

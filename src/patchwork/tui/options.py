@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..ai import Limit
+from ..ai.review import DEFAULT_LIMIT
 from ..engine import Rules
 
 
@@ -17,3 +19,5 @@ class AppOptions:
     delay: float = 0.6  # at least this long per move when watching agents
     hint_time: float = 1.0
     save_path: str | None = None
+    review_limit: Limit = DEFAULT_LIMIT  # the search of each position in a review (R)
+    review_workers: int = 2  # processes judging positions at once (1: a thread of the app)

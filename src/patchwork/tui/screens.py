@@ -107,6 +107,7 @@ class EndScreen(ModalScreen[str]):
         Binding("n", "choose('new')", show=False),
         Binding("u", "choose('undo')", show=False),
         Binding("s", "choose('save')", show=False),
+        Binding("R", "choose('review')", show=False),
         Binding("q", "choose('quit')", show=False),
         Binding("escape,enter", "choose('close')", show=False),
     ]
@@ -126,6 +127,7 @@ class EndScreen(ModalScreen[str]):
                 if self.can_undo:
                     yield _button(_("u Undo"), "undo")
                 yield _button(_("s Save"), "save")
+                yield _button(_("R Review"), "review")
                 yield _button(_("Esc Board"), "close")
                 yield _button(_("q Quit"), "quit")
 

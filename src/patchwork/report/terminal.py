@@ -1,0 +1,119 @@
+"""The review in a terminal (rich): the win-probability chart and the table of moves."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.table import Table
+from rich.text import Text
+
+from ..ai.review import FLAWS, LABELS, Class, PlyReview, Review
+from ..i18n import _, fmt, number
+
+# The colour of each class, in the chart and the table (best and good stay quiet).
+STYLES: dict[Class, str] = {
+    "best": "green",
+    "good": "default",
+    "inaccuracy": "yellow",
+    "mistake": "dark_orange",
+    "blunder": "bold red",
+}
+MARKS: dict[Class, str] = {
+    "best": "",
+    "good": "",
+    "inaccuracy": "?!",
+    "mistake": "?",
+    "blunder": "??",
+}
+BLOCKS = " ▁▂▃▄▅▆▇█"
+CHART_ROWS = 8
+CHART_WIDTH = 72  # at most this many columns: a longer game is sampled
+
+
+def percent(p: float) -> str:
+    return number(p, ".0%")
+
+
+def signed(x: float) -> str:
+    return number(x, "+.1f")
+
+
+def chart(review: Review, names: Sequence[str]) -> Text:
+    """Player 0's win probability after each ply as columns of blocks, one column a ply
+    (coloured by the class of the move that led there), with a 50 % line."""
+    curve = review.curve()
+    text = Text()
+    if not curve:
+        return text
+    step = max(1, -(-len(curve) // CHART_WIDTH))
+    points = curve[::step]
+    classes = {p.ply: p.klass for p in review.plies}
+    levels = CHART_ROWS * (len(BLOCKS) - 1)
+    text.append(fmt(_("Win probability of {name}"), name=names[0]) + "\n", style="bold")
+    for row in range(CHART_ROWS, 0, -1):
+        label = {CHART_ROWS: "100%", (CHART_ROWS + 1) // 2: " 50%", 1: "  0%"}.get(row, "")
+        text.append(f"{label:>4} │")
+        for ply, win0, _margin in points:
+            filled = round(win0 * levels) - (row - 1) * (len(BLOCKS) - 1)
+            block = BLOCKS[max(0, min(len(BLOCKS) - 1, filled))]
+            if block == " " and row == (CHART_ROWS + 1) // 2:
+                block = "·"
+            text.append(block, style=STYLES[classes.get(ply, "good")])
+        text.append("\n")
+    text.append("     └" + "─" * len(points) + "\n")
+    axis = ""
+    for i, (ply, _w, _m) in enumerate(points):
+        if ply % 10 == 0 and len(axis) <= i:
+            axis += " " * (i - len(axis)) + str(ply)
+    text.append("      " + axis + "\n", style="dim")
+    return text
+
+
+def move_cell(ply: PlyReview) -> Text:
+    return Text(ply.move + MARKS[ply.klass], style=STYLES[ply.klass])
+
+
+def table(review: Review, names: Sequence[str]) -> Table:
+    """One row a ply: who moved, the move and its class, what it gave away, the better move."""
+    t = Table(box=None, pad_edge=False, header_style="bold")
+    t.add_column(_("ply"), justify="right")
+    t.add_column(_("player"))
+    t.add_column(_("move"))
+    t.add_column(_("class"))
+    t.add_column(_("loss"), justify="right")
+    t.add_column(_("points"), justify="right")
+    t.add_column(_("best move"))
+    t.add_column(_("win after"), justify="right")
+    for p in review.plies:
+        t.add_row(
+            number(p.ply),
+            names[p.seat],
+            move_cell(p),
+            Text(_(LABELS[p.klass]), style=STYLES[p.klass]),
+            percent(-p.loss) if p.loss >= 0.005 else "",
+            signed(-p.margin_loss) if p.margin_loss >= 0.05 else "",
+            "" if p.klass == "best" else p.best_move,
+            percent(p.win_probability_after) + (" =" if p.exact else ""),
+        )
+    return t
+
+
+def summary(review: Review, names: Sequence[str]) -> Table:
+    """One row a player: accuracy, the count of each class, the worst moves."""
+    t = Table(box=None, pad_edge=False, header_style="bold")
+    t.add_column(_("player"))
+    t.add_column(_("accuracy"), justify="right")
+    for klass in FLAWS:
+        t.add_column(_(LABELS[klass]), justify="right", style=STYLES[klass])
+    t.add_column(_("worst moves (better)"))
+    for player in review.players:
+        worst = ", ".join(
+            f"{number(n)}. {review.ply(n).move} ({review.ply(n).best_move})" for n in player.worst
+        )
+        t.add_row(
+            names[player.seat],
+            "–" if player.accuracy is None else number(player.accuracy, ".1f"),
+            *(number(player.counts[k]) for k in FLAWS),
+            worst,
+        )
+    return t
