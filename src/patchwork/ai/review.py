@@ -142,7 +142,7 @@ class PlayerReview:
 class Review:
     plies: list[PlyReview]
     players: list[PlayerReview]
-    limit: str
+    limit: Limit
     seed: int
     finished: bool  # the record reaches the end of the game
     final: tuple[float, float] = (0.5, 0.0)  # player 0's win and margin at the last position
@@ -167,7 +167,7 @@ class Review:
         return {
             "plies": [p.to_dict() for p in self.plies],
             "players": [p.to_dict() for p in self.players],
-            "limit": self.limit,
+            "limit": str(self.limit),
             "seed": self.seed,
             "finished": self.finished,
             "final": {"win_probability": self.final[0], "margin": self.final[1]},
@@ -317,7 +317,14 @@ def judge(game: Game, vals: Sequence[Value], names: Sequence[str] = ("", "")) ->
         )
     players = [_player(seat, names[seat], plies) for seat in (0, 1)]
     end = vals[-1]
-    return Review(plies, players, "", 0, game.state.is_terminal(), (end.win0, end.margin0))
+    return Review(
+        plies,
+        players,
+        DEFAULT_LIMIT,
+        DEFAULT_SEED,
+        game.state.is_terminal(),
+        (end.win0, end.margin0),
+    )
 
 
 def _same_move(move: Move, text: str, state: State) -> bool:
@@ -352,4 +359,4 @@ def review(
     names = names or ("", "")
     limit = limit or DEFAULT_LIMIT
     vals = values(game.states, limit, seed, workers, on_progress)
-    return replace(judge(game, vals, names), limit=str(limit), seed=seed)
+    return replace(judge(game, vals, names), limit=limit, seed=seed)

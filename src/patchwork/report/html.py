@@ -12,7 +12,7 @@ from ..engine import Game, Move, State
 from ..engine.data import BOARD_SIZE
 from ..i18n import RIGHT_TO_LEFT, _, fmt, language, number
 from . import charts
-from .terminal import MARKS, percent, signed
+from .terminal import MARKS, limit_text, percent, signed
 
 CELL = 16
 CSS = """
@@ -110,20 +110,27 @@ def render(review: Review, game: Game, names: Sequence[str], title: str = "") ->
     heads += [_("best move"), _("win after")]
     note = fmt(
         _("Each position searched for {limit} (seed {seed}); '=' marks an exact value."),
-        limit=review.limit,
+        limit=limit_text(review.limit),
         seed=review.seed,
     )
+    accuracy_title, moments_title, moves_title = (
+        _("Accuracy"),
+        _("The worst moments"),
+        _("Every move"),
+    )
+    nothing = _("No inaccuracies: nothing to show.")
+    player_head, accuracy_head = _("player"), _("accuracy")
     return f"""<!doctype html>
 <html lang="{lang}" dir="{direction}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{e(heading)}</title><style>{CSS}</style></head><body>
 <h1>{e(heading)}</h1>
 <div class="chart">{charts.svg(review, names)}</div>
-<h2>{e(_("Accuracy"))}</h2>
-<table><tr><th>{e(_("player"))}</th><th>{e(_("accuracy"))}</th>{flaw_heads}</tr>{players}</table>
-<h2>{e(_("The worst moments"))}</h2>
-{moments or "<p>" + e(_("No inaccuracies: nothing to show.")) + "</p>"}
-<h2>{e(_("Every move"))}</h2>
+<h2>{e(accuracy_title)}</h2>
+<table><tr><th>{e(player_head)}</th><th>{e(accuracy_head)}</th>{flaw_heads}</tr>{players}</table>
+<h2>{e(moments_title)}</h2>
+{moments or "<p>" + e(nothing) + "</p>"}
+<h2>{e(moves_title)}</h2>
 <table><tr>{"".join(f"<th>{e(h)}</th>" for h in heads)}</tr>{rows}</table>
 <p><small>{e(note)}</small></p>
 </body></html>

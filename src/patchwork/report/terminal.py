@@ -7,8 +7,9 @@ from collections.abc import Sequence
 from rich.table import Table
 from rich.text import Text
 
+from ..ai import Limit
 from ..ai.review import FLAWS, LABELS, Class, PlyReview, Review
-from ..i18n import _, fmt, number
+from ..i18n import _, fmt, ngettext, number
 
 # The colour of each class, in the chart and the table (best and good stay quiet).
 STYLES: dict[Class, str] = {
@@ -28,6 +29,19 @@ MARKS: dict[Class, str] = {
 BLOCKS = " ▁▂▃▄▅▆▇█"
 CHART_ROWS = 8
 CHART_WIDTH = 72  # at most this many columns: a longer game is sampled
+
+
+def limit_text(limit: Limit) -> str:
+    """A search limit in words: "30000 iterations", "1.5 s" (or both)."""
+    parts = []
+    if limit.iterations is not None:
+        n = limit.iterations
+        parts.append(fmt(ngettext("{n} iteration", "{n} iterations", n), n=n))
+    if limit.time is not None:
+        parts.append(fmt(_("{seconds} s"), seconds=limit.time))
+    if len(parts) == 2:
+        return fmt(_("{first} or {second}"), first=parts[0], second=parts[1])
+    return parts[0] if parts else ""
 
 
 def percent(p: float) -> str:

@@ -57,7 +57,7 @@ class ReviewScreen(ModalScreen[None]):
             yield Static(
                 fmt(
                     _("The searcher is judging every move ({limit} a position)…"),
-                    limit=str(self.limit),
+                    limit=terminal.limit_text(self.limit),
                 ),
                 id="review-status",
             )
