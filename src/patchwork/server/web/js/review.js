@@ -4,7 +4,7 @@
 // move's class in a move list, and at a slip the move played beside the searcher's better one.
 
 import { api } from "./api.js";
-import { _, fmt, ngettext, num } from "./i18n.js";
+import { _, fmt, ngettext, num, percent } from "./i18n.js";
 import { QuiltView, piecesBySeat } from "./quilt.js";
 import { GameSocket } from "./socket.js";
 import { loadSeat } from "./store.js";
@@ -23,7 +23,7 @@ const CLASSES = {
 const PAD = { left: 34, right: 10, top: 14, bottom: 14 };
 
 function pct(p) {
-  return `${num(Math.round(p * 100))}%`;
+  return percent(p);
 }
 
 // The first player's chance of winning at each position 0..n (the value after each move).
@@ -195,7 +195,7 @@ export class ReviewPanel {
         class: `point ${klass}`, "data-ply": String(i) });
       points.append(dot);
       if (slip) {
-        points.append(el("text", { x: x(i), y: y(v) + (v > 0.5 ? 16 : -8), "text-anchor": "middle",
+        points.append(el("text", { x: x(i), y: y(v) + (v > 0.5 ? 19 : -10), "text-anchor": "middle",
           class: `slip-mark ${klass}`, "aria-hidden": "true" }, [CLASSES[klass].mark]));
       }
     });
