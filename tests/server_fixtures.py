@@ -352,6 +352,8 @@ SHARED_ARGS = (
     "0.2",
     "--analysis-seconds",
     "0.3",
+    "--review-iterations",
+    "200",
     "--ws-rate",
     "100",
     "--ws-burst",

@@ -33,6 +33,8 @@ SENT = {
     "presence",
     "hint",
     "analysis",
+    "review_progress",
+    "review",
     "pong",
 }
 
@@ -73,6 +75,9 @@ def test_every_message_a_game_sends_validates(server: ServerProcess) -> None:
         reply = c.request({"type": "undo"})  # answered with the whole game, in a state
         assert reply["type"] == "ack"
         last = c.state_at(reply["version"])["version"]
+        # A review of the game so far: its progress, then the review itself.
+        assert server.post(f"/api/games/{gid}/review", token=token).status_code == 202
+        c.expect("review", timeout=60)
     with server.client(gid, token, last_version=last - 1) as back:
         clients.append(back)
         assert back.first is not None and back.first["type"] == "sync"

@@ -50,6 +50,8 @@ SERVER_ARGS = (
     "2",
     "--hint-seconds",
     "0.2",
+    "--review-iterations",
+    "200",
     "--http-rate",
     "0",
     "--ws-rate",

@@ -1,5 +1,6 @@
-"""Runs AI moves and analyses in a process pool, so that a thinking AI never blocks the
-event loop (or any other game). A crashed worker pool is replaced and the request retried."""
+"""Runs AI moves, analyses and review positions in a process pool, so that a thinking AI
+never blocks the event loop (or any other game). A crashed worker pool is replaced and the
+request retried."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from ..ai.review import Value
 from . import ai_worker
 
 log = logging.getLogger("patchwork.server")
@@ -24,8 +26,10 @@ class AIRunner:
         self._pool: ProcessPoolExecutor | None = None
         self._closed = False
         self._lock = threading.Lock()
-        # Analyses take turns on all but one worker, so AI moves always have one to run on.
-        self._analyses = asyncio.Semaphore(max(1, self.workers - 1))
+        # Analyses and review positions take turns on all but one worker (first come, first
+        # served: a review asks for one position at a time), so AI moves always have one.
+        self.help_slots = max(1, self.workers - 1)
+        self._analyses = asyncio.Semaphore(self.help_slots)
 
     def _get_pool(self) -> ProcessPoolExecutor:
         with self._lock:
@@ -77,6 +81,12 @@ class AIRunner:
             result: dict[str, Any] = await self._run(
                 ai_worker.analyse_position, position, seconds, seed
             )
+        return result
+
+    async def value(self, position: str, iterations: int, seed: int) -> Value:
+        """One position of a game review (:func:`patchwork.ai.review.value`)."""
+        async with self._analyses:
+            result: Value = await self._run(ai_worker.value_position, position, iterations, seed)
         return result
 
     def close(self) -> None:

@@ -14,6 +14,7 @@ from multiprocessing import util as mp_util
 from typing import Any
 
 from ..ai import Agent, Limit, MCTSAgent, analyse, level
+from ..ai.review import Value, value
 from ..ai.warmup import warm_up_levels
 from ..engine import Buy, State, square_name
 
@@ -112,6 +113,11 @@ def analyse_position(position: str, seconds: float, seed: int) -> dict[str, Any]
             for c in result.candidates
         ],
     }
+
+
+def value_position(position: str, iterations: int, seed: int) -> Value:
+    """One position of a game review: its value for player 0 and the searcher's move."""
+    return value(State.from_text(position), Limit(iterations=iterations), seed)
 
 
 def close_agents() -> None:

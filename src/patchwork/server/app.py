@@ -22,6 +22,7 @@ from .errors import ServerError, request_language
 from .hub import Hub
 from .middleware import GuardMiddleware
 from .ratelimit import ConnectionCount
+from .reviews import Reviews
 from .service import GameService
 from .store import Store
 from .upkeep import Upkeep
@@ -76,6 +77,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = Hub()
         service = GameService(settings, store, ai, hub)
         app.state.service = service
+        reviews = Reviews(service)
+        app.state.reviews = reviews
         t2 = time.perf_counter()
         await service.start()
         upkeep = Upkeep(service, settings.waiting_expiry)
@@ -91,6 +94,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             await upkeep.close()
+            await reviews.close()
             await service.close()
             ai.close()
             store.close()

@@ -16,6 +16,8 @@ class Settings:
     ai_move_delay: float = 0.0
     hint_seconds: float = 0.5
     analysis_seconds: float = 2.0
+    # A game review searches each position this many iterations (about 0.8 s at 30,000).
+    review_iterations: int = 30_000
     # How long a dropped player of an online game has to come back before the opponent may
     # claim the game.
     grace_seconds: float = 60.0

@@ -16,7 +16,17 @@ from pydantic import (
     model_serializer,
 )
 
-from .schemas import Analysis, Event, GameView, Hint, HistoryEntry, MoveEvent, PlayView, Seat
+from .schemas import (
+    Analysis,
+    Event,
+    GameView,
+    Hint,
+    HistoryEntry,
+    MoveEvent,
+    PlayView,
+    ReviewView,
+    Seat,
+)
 
 Ref = str | int | None
 
@@ -132,6 +142,21 @@ class AnalysisMessage(Analysis):
     ref: Ref = None
 
 
+class ReviewProgressMessage(BaseModel):
+    """A review of this game is under way: ``done`` of its ``total`` positions valued."""
+
+    type: Literal["review_progress"] = "review_progress"
+    done: int
+    total: int
+
+
+class ReviewMessage(BaseModel):
+    """A review of this game is ready (sent to everyone connected to the game)."""
+
+    type: Literal["review"] = "review"
+    review: ReviewView
+
+
 class Pong(BaseModel):
     type: Literal["pong"] = "pong"
     server_time: float
@@ -148,6 +173,8 @@ Message = (
     | PresenceMessage
     | HintMessage
     | AnalysisMessage
+    | ReviewProgressMessage
+    | ReviewMessage
     | Pong
 )
 ServerMessage = Annotated[Message, Field(discriminator="type")]

@@ -1,8 +1,9 @@
 """The database schema (SQLAlchemy Core tables) and the plain records read from it.
 
-Three tables: ``games`` (one row per game: setup, seats, clock, result, version), ``moves``
-(the moves of the game's current line; an undo deletes rows) and ``events`` (every change,
-numbered by the game's version, kept while the game is: what a reconnecting client missed).
+Four tables: ``games`` (one row per game: setup, seats, clock, result, version), ``moves``
+(the moves of the game's current line; an undo deletes rows), ``events`` (every change,
+numbered by the game's version, kept while the game is: what a reconnecting client missed)
+and ``reviews`` (a finished game's review, computed once: the search settings and the JSON).
 Changes to these tables need a migration in ``migrations/versions``.
 """
 
@@ -97,6 +98,17 @@ events = Table(
     Column("data", JSON, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     UniqueConstraint("game_id", "version", name="uq_events_game_version"),
+)
+
+reviews = Table(
+    "reviews",
+    metadata,
+    Column("game_id", ID, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("iterations", Integer, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("data", JSON, nullable=False),
 )
 
 
@@ -196,3 +208,25 @@ class EventData:
 
     def message(self) -> dict[str, Any]:
         return {"version": self.version, "kind": self.kind, **self.data}
+
+
+@dataclass(frozen=True)
+class ReviewData:
+    """One row of ``reviews``: the review of a finished game at ``version``, searched with
+    ``iterations`` a position from ``seed``; ``data`` is the review view's JSON."""
+
+    game_id: str
+    version: int
+    iterations: int
+    seed: int
+    data: dict[str, Any]
+    created_at: dt.datetime = field(default_factory=utcnow)
+
+    @classmethod
+    def from_row(cls, row: Any) -> ReviewData:
+        d = dict(row)
+        d["created_at"] = as_utc(d["created_at"])
+        return cls(**d)
+
+    def to_row(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}

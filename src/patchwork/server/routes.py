@@ -12,6 +12,7 @@ from ..i18n import N_
 from . import assist, reading
 from .errors import ServerError
 from .limits import MAX_COUNT
+from .reviews import Reviews
 from .schemas import (
     ActionResult,
     Analysis,
@@ -31,6 +32,7 @@ from .schemas import (
     RematchIn,
     RematchResult,
     Replay,
+    ReviewStatus,
     VersionIn,
 )
 from .service import GameService
@@ -55,7 +57,13 @@ def token(
     return None if credentials is None else credentials.credentials
 
 
+def reviews(request: Request) -> Reviews:
+    found: Reviews = request.app.state.reviews
+    return found
+
+
 Service = Annotated[GameService, Depends(service)]
+ReviewService = Annotated[Reviews, Depends(reviews)]
 Token = Annotated[str | None, Depends(token)]
 
 
@@ -176,6 +184,32 @@ async def post_analysis(
 ) -> Analysis:
     """What the searcher thinks of the position after ``ply`` moves (default: now)."""
     return await assist.analysis(svc, game_id, tok, None if body is None else body.ply)
+
+
+@router.post(
+    "/api/games/{game_id}/review",
+    response_model=ReviewStatus,
+    tags=["ai"],
+    responses={**ERRORS, 202: {"model": ReviewStatus, "description": "the review is running"}},
+)
+async def post_review(
+    game_id: str, revs: ReviewService, tok: Token, response: Response
+) -> ReviewStatus:
+    """Review every move of the game (200 with the review once made, else 202 and how far
+    it has got; the websocket brings its progress and the result). Any finished game; a
+    game in progress only against the AI, with the human seat's token, up to its last move."""
+    status = await revs.request(game_id, tok)
+    if status.state != "done":
+        response.status_code = 202
+    return status
+
+
+@router.get(
+    "/api/games/{game_id}/review", response_model=ReviewStatus, tags=["ai"], responses=ERRORS
+)
+async def get_review(game_id: str, revs: ReviewService) -> ReviewStatus:
+    """The game's review if it was made, or how far the one under way has got."""
+    return await revs.status(game_id)
 
 
 @router.get("/api/games/{game_id}/record.json", tags=["records"], responses=ERRORS)

@@ -54,6 +54,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hint-seconds", type=float, default=DEFAULTS.hint_seconds)
     p.add_argument("--analysis-seconds", type=float, default=DEFAULTS.analysis_seconds)
     p.add_argument(
+        "--review-iterations",
+        type=int,
+        default=DEFAULTS.review_iterations,
+        help=_("search iterations for each position of a game review (30000)"),
+    )
+    p.add_argument(
         "--ws-rate",
         type=float,
         default=DEFAULTS.ws_rate,
@@ -140,6 +146,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         grace_seconds=args.grace,
         hint_seconds=args.hint_seconds,
         analysis_seconds=args.analysis_seconds,
+        review_iterations=args.review_iterations,
         ws_rate=args.ws_rate,
         ws_burst=args.ws_burst,
         http_rate=args.http_rate,

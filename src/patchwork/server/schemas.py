@@ -322,6 +322,78 @@ class Analysis(BaseModel):
     candidates: list[CandidateView]
 
 
+MoveClass = Literal["best", "good", "inaccuracy", "mistake", "blunder"]
+# "class" is a Python keyword: the field is ``klass`` in Python and ``class`` on the wire.
+BY_ALIAS = ConfigDict(serialize_by_alias=True, validate_by_name=True, validate_by_alias=True)
+
+
+class ReviewPly(BaseModel):
+    """One move judged by the searcher (``patchwork.ai.review``): the values before and
+    after it for the player who made it (``seat``), what it gave away and its class."""
+
+    model_config = BY_ALIAS
+    ply: int = Field(description="1 for the first move; the position before it is ply - 1")
+    seat: Seat
+    move: str
+    best_move: str = Field(description="the searcher's move in the position before")
+    squares: list[str] = Field(description="the squares the move played covers")
+    best_squares: list[str] = Field(description="the squares the searcher's move covers")
+    win_probability_before: float
+    win_probability_after: float
+    margin_before: float
+    margin_after: float
+    loss: float = Field(description="win probability given away, 0-1")
+    margin_loss: float = Field(description="points given away")
+    klass: MoveClass = Field(alias="class")
+    exact: bool = Field(description="both values exact (the solver's, or the game's result)")
+    forced: bool = Field(description="the only legal move")
+
+
+class ReviewPlayer(BaseModel):
+    seat: Seat
+    name: str
+    accuracy: float | None = Field(description="0-100; null: no move of their own choosing")
+    inaccuracies: int
+    mistakes: int
+    blunders: int
+    counts: dict[MoveClass, int]
+    worst: list[int] = Field(description="the plies that gave away most, worst first")
+
+
+class ReviewThresholds(BaseModel):
+    inaccuracy: float
+    mistake: float
+    blunder: float
+    points_per_unit: float
+
+
+class ReviewView(BaseModel):
+    """Every move of a game judged: what ``GET /api/games/{id}/review`` serves."""
+
+    game_id: str
+    version: int = Field(description="the game's version when it was reviewed")
+    created_at: str
+    stored: bool = Field(description="kept in the database (a finished game's review)")
+    limit: str = Field(description="the search limit of each position")
+    iterations: int
+    seed: int
+    finished: bool = Field(description="the game reached its end by the rules")
+    plies: list[ReviewPly]
+    players: list[ReviewPlayer]
+    thresholds: ReviewThresholds
+
+
+class ReviewStatus(BaseModel):
+    """Where a game's review stands: ``none`` (never asked for), ``running`` (``done`` of
+    ``total`` positions valued) or ``done`` (with the review)."""
+
+    game_id: str
+    state: Literal["none", "running", "done"]
+    done: int
+    total: int
+    review: ReviewView | None
+
+
 class ReplayFrame(BaseModel):
     ply: int
     seat: int | None

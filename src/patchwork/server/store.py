@@ -36,7 +36,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 
-from .models import EventData, GameData, MoveData, events, games, moves
+from .models import EventData, GameData, MoveData, ReviewData, events, games, moves, reviews
 
 T = TypeVar("T")
 log = logging.getLogger("patchwork.server")
@@ -75,7 +75,12 @@ class AddEvent:
     event: EventData
 
 
-Write = InsertGame | UpdateGame | AddMoves | DeleteMoves | AddEvent
+@dataclass(frozen=True)
+class AddReview:
+    review: ReviewData
+
+
+Write = InsertGame | UpdateGame | AddMoves | DeleteMoves | AddEvent | AddReview
 
 # Statements built once: the columns to set come with the parameters of each execution, so
 # SQLAlchemy compiles each shape once and a write builds no statement (a move's writes cost
@@ -86,6 +91,7 @@ _UPDATE_GAME = update(games).where(
 _INSERT_GAME = insert(games)
 _INSERT_MOVES = insert(moves)
 _INSERT_EVENT = insert(events)
+_INSERT_REVIEW = insert(reviews)
 
 
 def make_engine(url: str) -> Engine:
@@ -270,6 +276,8 @@ class Store:
             conn.execute(
                 delete(moves).where(moves.c.game_id == w.game_id, moves.c.ply >= w.from_ply)
             )
+        elif isinstance(w, AddReview):
+            conn.execute(_INSERT_REVIEW, w.review.to_row())
         else:
             e = w.event
             conn.execute(
@@ -295,6 +303,12 @@ class Store:
             ).mappings()
             line = [MoveData(**dict(r)) for r in rows]
         return GameData.from_row(row), line
+
+    def load_review(self, game_id: str) -> ReviewData | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(reviews).where(reviews.c.game_id == game_id)).mappings()
+            first = row.first()
+        return None if first is None else ReviewData.from_row(first)
 
     def unfinished(self) -> list[str]:
         with self.engine.connect() as conn:

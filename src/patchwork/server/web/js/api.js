@@ -52,5 +52,7 @@ export const api = {
   move: (id, token, move, version) =>
     request("POST", `/api/games/${encodeURIComponent(id)}/moves`, { move, version }, token),
   replay: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/replay`),
+  review: (id, token) => request("POST", `/api/games/${encodeURIComponent(id)}/review`, undefined, token),
+  reviewStatus: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/review`),
   recent: (limit = 10) => request("GET", `/api/games?limit=${limit}`),
 };

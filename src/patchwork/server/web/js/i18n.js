@@ -38,6 +38,15 @@ export function num(n) {
   return numberFormat.format(n);
 }
 
+// A share (0-1) as a whole percentage in the page's language ("75%", "۷۵٪").
+export function percent(p) {
+  try {
+    return new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(p);
+  } catch {
+    return `${Math.round(p * 100)}%`;
+  }
+}
+
 export function currentLanguage() {
   return lang;
 }

@@ -85,7 +85,8 @@ export class QuiltView {
     }
   }
 
-  // Shows squares (names) in the overlay: kind "fits", "blocked" or "hint"; cells that lie
+  // Shows squares (names) in the overlay: kind "fits", "blocked", "hint" or "played"
+  // (a review's move beside the better one, "hint"); cells that lie
   // off the board are given as [row, col] pairs in `outside`.
   showOverlay(squares, kind, outside = []) {
     this.overlay.replaceChildren();
@@ -95,7 +96,7 @@ export class QuiltView {
     }).concat(outside);
     if (!cellList.length) return;
     const g = patchGroup(cellList, CELL, `url(#pat-${kind})`, 0, `preview ${kind}`);
-    if (kind !== "hint") {
+    if (kind === "fits" || kind === "blocked") {
       // A symbol as well as a colour: a tick where it fits, a cross where it does not.
       const [r, c] = cellList[0];
       g.append(el("text", { x: c * CELL + CELL / 2, y: r * CELL + CELL / 2 + 2.6,

@@ -1,11 +1,13 @@
 // Replaying a game move by move from /api/games/{id}/replay: both quilts, the time board
-// and the circle at each position, stepped with buttons, a slider or the arrow keys.
+// and the circle at each position, stepped with buttons, a slider or the arrow keys; and the
+// game's review (review.js), which steps through the same positions.
 
 import { api } from "./api.js";
 import { _, fmt } from "./i18n.js";
 import { QuiltView, piecesBySeat } from "./quilt.js";
 import { renderTimeBoard } from "./timeboard.js";
 import { patchSvg } from "./pieces.js";
+import { ReviewPanel } from "./review.js";
 import { h, fatal, errorText } from "./ui.js";
 
 export class ReplayScreen {
@@ -28,6 +30,7 @@ export class ReplayScreen {
 
   destroy() {
     document.removeEventListener("keydown", this.onKey);
+    if (this.review) this.review.destroy();
   }
 
   async start() {
@@ -43,6 +46,7 @@ export class ReplayScreen {
     this.layout();
     document.addEventListener("keydown", this.onKey);
     this.go(0);
+    await this.review.load(new URLSearchParams(location.search).get("review") === "1");
   }
 
   layout() {
@@ -54,6 +58,7 @@ export class ReplayScreen {
     this.timeboard = h("div", { class: "timeboard-box", dir: "ltr" });
     this.circle = h("div", { class: "circle-strip", dir: "ltr" });
     this.figures = [h("p", { class: "figures-line" }), h("p", { class: "figures-line" })];
+    this.review = new ReviewPanel(this);
     const player = (seat) => h("section", { class: `player card seat${seat}` }, [
       h("h2", { class: "player-name", text: names[seat] }), this.figures[seat],
       h("div", { class: "board-focus" }, [this.quilts[seat].svg])]);
@@ -75,6 +80,7 @@ export class ReplayScreen {
           h("a", { class: "button quiet", href: "/", "data-link": "1" }, [_("New game")]),
         ]),
       ]),
+      this.review.element,
       h("div", { class: "replay-grid" }, [player(0),
         h("div", { class: "middle" }, [
           h("div", { class: "card time-box" }, [h("h2", { text: _("Time board") }), this.timeboard]),
@@ -110,5 +116,6 @@ export class ReplayScreen {
         name: this.data.players[f.seat], move: f.move });
     this.caption.textContent = what;
     if (f.move && f.squares.length) this.quilts[f.seat].showOverlay(f.squares, "hint");
+    if (this.review) this.review.show(this.ply);
   }
 }

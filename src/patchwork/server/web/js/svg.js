@@ -85,6 +85,10 @@ export function installDefs(patchCount) {
     patternUnits: "userSpaceOnUse" }, [
     el("rect", { width: 2, height: 2, fill: "rgba(255,193,7,0.45)" }),
     el("circle", { cx: 1, cy: 1, r: 0.4, fill: "rgba(120,70,0,0.8)" })]));
+  defs.append(el("pattern", { id: "pat-played", width: 3, height: 3,
+    patternUnits: "userSpaceOnUse", patternTransform: "rotate(-45)" }, [
+    el("rect", { width: 3, height: 3, fill: "rgba(106,27,154,0.5)" }),
+    el("rect", { width: 1.2, height: 3, fill: "rgba(255,255,255,0.6)" })]));
   const svg = el("svg", { id: "pw-defs", width: 0, height: 0, "aria-hidden": "true",
     style: "position:absolute" }, [defs]);
   document.body.prepend(svg);
