@@ -170,7 +170,10 @@ class Review:
             "limit": str(self.limit),
             "seed": self.seed,
             "finished": self.finished,
-            "final": {"win_probability": self.final[0], "margin": self.final[1]},
+            "curve": [
+                {"ply": ply, "win_probability": win, "margin": margin}
+                for ply, win, margin in self.curve()
+            ],
             "thresholds": {
                 "inaccuracy": INACCURACY,
                 "mistake": MISTAKE,

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ..ai.limit import Limit
@@ -220,8 +220,7 @@ class Reviews:
         await asyncio.gather(*(worker() for _ in range(self.svc.ai.help_slots)))
         valued = [v for v in vals if v is not None]
         judged = judge(game, valued, names)
-        limit = Limit(iterations=iterations)
-        review = Review(judged.plies, judged.players, str(limit), DEFAULT_SEED, judged.finished)
+        review = replace(judged, limit=Limit(iterations=iterations))
         return review_view(game_id, job.version, game, review, iterations, job.stored)
 
     async def _store(self, view: ReviewView) -> None:

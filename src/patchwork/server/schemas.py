@@ -367,6 +367,14 @@ class ReviewThresholds(BaseModel):
     points_per_unit: float
 
 
+class ReviewPoint(BaseModel):
+    """A position of the game as the chart draws it: player 0's chances there."""
+
+    ply: int = Field(description="the moves played before it (0: the start)")
+    win_probability: float = Field(description="player 0's win probability, 0-1")
+    margin: float = Field(description="player 0's expected final margin, in points")
+
+
 class ReviewView(BaseModel):
     """Every move of a game judged: what ``GET /api/games/{id}/review`` serves."""
 
@@ -380,6 +388,9 @@ class ReviewView(BaseModel):
     finished: bool = Field(description="the game reached its end by the rules")
     plies: list[ReviewPly]
     players: list[ReviewPlayer]
+    curve: list[ReviewPoint] = Field(
+        description="every position's value, from the start to the last (its result when over)"
+    )
     thresholds: ReviewThresholds
 
 

@@ -26,13 +26,9 @@ function pct(p) {
   return percent(p);
 }
 
-// The first player's chance of winning at each position 0..n (the value after each move).
+// The first player's chance of winning at each position 0..n, as the server valued them.
 export function winCurve(review) {
-  const of0 = (seat, p) => (seat === 0 ? p : 1 - p);
-  const plies = review.plies;
-  if (!plies.length) return [0.5];
-  return [of0(plies[0].seat, plies[0].win_probability_before),
-    ...plies.map((p) => of0(p.seat, p.win_probability_after))];
+  return review.curve.map((point) => point.win_probability);
 }
 
 export class ReviewPanel {
