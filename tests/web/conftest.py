@@ -162,13 +162,15 @@ def wait_version_above(page: Page, version: int) -> None:
     )
 
 
-def wait_my_turn(page: Page, server: ServerProcess, gid: str) -> dict[str, Any]:
-    """Wait until it is the page's turn (or the game is over); the server's view then."""
+def wait_my_turn(page: Page, server: ServerProcess, gid: str, since: int = -1) -> dict[str, Any]:
+    """Wait until it is the page's turn (or the game is over) at a version after ``since``
+    (a move just sent may not have reached the server yet); the server's view then."""
     deadline = time.monotonic() + TIMEOUT_MS / 1000
     while time.monotonic() < deadline:
         g = view(server, gid)
-        if g["status"] == "finished" or (
-            g["to_move"] is not None and g["seats"][g["to_move"]]["kind"] == "human"
+        if g["version"] > since and (
+            g["status"] == "finished"
+            or (g["to_move"] is not None and g["seats"][g["to_move"]]["kind"] == "human")
         ):
             page.wait_for_function(
                 "v => Number(document.querySelector('main').dataset.version || -1) >= v",

@@ -128,7 +128,7 @@ def test_a_drop_where_it_does_not_fit_is_refused(page: Page, web_server: ServerP
     g = wait_my_turn(page, web_server, gid)
     first = next(m for m in placements(g) if m[0].isdigit())
     drag_move(page, first, placements(g)[first])
-    g = wait_my_turn(page, web_server, gid)
+    g = wait_my_turn(page, web_server, gid, since=g["version"])
     assert g["history"][0]["move"] == first
     # Another patch, as printed, dropped inside the board but over the one just sewn on.
     taken = {parse_square(q) for q in g["history"][0]["squares"]}
@@ -180,7 +180,7 @@ def test_keyboard_only_and_a_reload_keep_the_game(page: Page, web_server: Server
         raise AssertionError("Tab never reached the patch")
     assert page.evaluate("document.activeElement.matches(':focus-visible')")
     keyboard_place(page, f'.offer-card[data-patch="{patch}"]', placements(g)[move], move)
-    g2 = wait_my_turn(page, web_server, gid)
+    g2 = wait_my_turn(page, web_server, gid, since=g["version"])
     assert g2["history"][0]["move"] == move
     moves_before = page.locator("#move-list li").count()
     page.reload()
