@@ -2,7 +2,7 @@
 // (buttons, the bonus tile, the empty squares' penalty), the tie-break, and what next.
 
 import { _, fmt, ngettext, num } from "./i18n.js";
-import { h } from "./ui.js";
+import { clearNotices, h } from "./ui.js";
 
 function termination(g, screen) {
   const r = g.result;
