@@ -5,6 +5,7 @@ as one joined spiral, the other player's move said in words, and one notice at a
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import pairwise
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -61,7 +62,7 @@ def test_the_whole_table_is_in_view_and_the_ai_move_is_said(
     assert offered == [o["patch"] for o in g["offer"]]
     # The track: each space touches the next, as one path winding to the centre.
     centres = page.evaluate(CENTRES_JS)
-    for (x0, y0, w, h), (x1, y1, _, _) in zip(centres, centres[1:], strict=False):
+    for (x0, y0, w, h), (x1, y1, _, _) in pairwise(centres):
         dx, dy = abs(x1 - x0), abs(y1 - y0)
         assert (dx < 1 and abs(dy - h) < 1.5) or (dy < 1 and abs(dx - w) < 1.5), (dx, dy, w, h)
     # The last space lies inside the track's box, away from its edge: a spiral, not a line.
@@ -110,3 +111,38 @@ def test_notices_come_one_at_a_time(desk: Page, web_server: ServerProcess) -> No
     page.evaluate("async () => (await import('/static/js/ui.js')).toast('short', 'info', 300)")
     expect(page.locator(".toast")).to_have_count(0, timeout=3000)
     assert view(web_server, gid)["status"] == "active"
+
+
+def test_on_a_phone_the_quilt_stays_in_view_while_a_patch_is_held(
+    browser: Browser, web_server: ServerProcess
+) -> None:
+    ctx = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale="en-GB"
+    )
+    ctx.set_default_timeout(TIMEOUT_MS)
+    page = ctx.new_page()
+    errors = watch_errors(page)
+    try:
+        gid = start_game(page, web_server, "ai", level=1)
+        wait_my_turn(page, web_server, gid)
+        # Instructions for fingers, not keys; no line of the header wraps into three.
+        expect(page.locator("#place-status")).to_contain_text("finger")
+        assert page.evaluate(
+            "[...document.querySelectorAll('.site-head a, .site-head select')]"
+            ".every(e => e.getBoundingClientRect().height"
+            " < 2.6 * parseFloat(getComputedStyle(e).fontSize) * 1.45)"
+        )
+        card = page.locator(".offer-card:not(.dimmed)").first
+        card.scroll_into_view_if_needed()
+        box = card.bounding_box()
+        assert box is not None
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(box["x"] + box["width"] / 2 + 5, box["y"] + box["height"] / 2 + 40, steps=4)
+        expect(card).to_have_attribute("aria-pressed", "true")
+        assert page.evaluate(IN_VIEW_JS, ".board-focus.active .quilt") == []
+        shot(page, "table-phone-held", full_page=False)
+        page.mouse.up()
+    finally:
+        ctx.close()
+    assert not errors, errors

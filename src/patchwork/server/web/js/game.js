@@ -4,7 +4,7 @@
 // websocket and says aloud what changed.
 
 import { api } from "./api.js";
-import { _, fmt, ngettext, num } from "./i18n.js";
+import { _, digits, fmt, ngettext, num } from "./i18n.js";
 import { Placement } from "./placement.js";
 import { patchFacts, patchLabel, patchSvg, specialSvg } from "./pieces.js";
 import { QuiltView, piecesBySeat } from "./quilt.js";
@@ -16,6 +16,11 @@ import { svgRoot } from "./svg.js";
 import { movePatch } from "./shapes.js";
 import { renderEnd } from "./endscreen.js";
 import { legend, renderCircle } from "./circle.js";
+
+// A touch screen without a mouse: instructions speak of fingers, not of keys.
+export function touchScreen() {
+  return window.matchMedia("(pointer: coarse)").matches && !window.matchMedia("(pointer: fine)").matches;
+}
 
 function seatToken(seat) {
   const svg = svgRoot("0 0 10 10", { class: "seat-token", width: 18, height: 18,
@@ -45,7 +50,10 @@ export class GameScreen {
       submit: (move) => this.sendMove(move),
       refuse: (notation, text) => this.refuse(notation, text),
       status: (text, kind) => this.setStatus(text, kind),
-      changed: () => this.renderTray(),
+      changed: () => {
+        this.renderTray();
+        this.keepQuiltInView();
+      },
     });
     this.store.subscribe((game, previous) => this.changed(game, previous));
     this.onOnline = () => this.socket && this.socket.reconnectNow();
@@ -307,7 +315,7 @@ export class GameScreen {
     this.els.lastMove.replaceChildren(
       seatToken(entry.seat),
       h("span", { class: "words", text: " " + this.moveWords(entry) }),
-      h("span", { class: "details", dir: "ltr", text: entry.move }),
+      h("span", { class: "details", dir: "ltr", text: digits(entry.move) }),
     );
     this.els.lastMove.dataset.seat = String(entry.seat);
     this.els.lastMove.dataset.ply = String(entry.ply);
@@ -612,6 +620,24 @@ export class GameScreen {
     }
   }
 
+  // While a patch is held, the whole quilt it goes on stays in view (on a phone the offer
+  // sits above the quilt, so the page moves up under the held patch once, as it is picked up).
+  keepQuiltInView() {
+    const held = Boolean(this.placement.piece);
+    if (held && !this.wasHeld) {
+      requestAnimationFrame(() => {
+        const board = this.root.querySelector(".board-focus.active");
+        if (!board) return;
+        const r = board.getBoundingClientRect();
+        const below = r.bottom - window.innerHeight + 8;
+        if (below > 0 || r.top < 0) {
+          window.scrollBy({ top: r.top < 0 ? r.top - 8 : Math.min(below, r.top - 8), behavior: "instant" });
+        }
+      });
+    }
+    this.wasHeld = held;
+  }
+
   renderTray() {
     const g = this.store.game;
     if (!g || !this.els) return;
@@ -665,7 +691,8 @@ export class GameScreen {
       if (active !== null) {
         this.setStatus(g.pending_specials > 0
           ? _("Drag the special patch onto any empty square of your quilt.")
-          : _("Drag a patch onto your quilt, or pick one with Enter and place it with the arrow keys."), "");
+          : touchScreen() ? _("Drag a patch onto your quilt with a finger; while you hold it, Turn and Flip turn it.")
+            : _("Drag a patch onto your quilt, or pick one with Enter and place it with the arrow keys."), "");
       } else {
         this.setStatus("", "");
       }
@@ -745,7 +772,7 @@ export class GameScreen {
     list.replaceChildren(...g.history.map((m) => h("li", { "data-seat": String(m.seat) }, [
       seatToken(m.seat),
       h("span", { class: "who", text: this.plainName(m.seat) }),
-      h("code", { text: m.move === "A" ? `A` : m.move }),
+      h("code", { dir: "ltr", text: digits(m.move) }),
       m.move === "A" ? h("span", { class: "muted", text: _("advanced") }) : null,
     ])));
     if (!g.history.length) list.replaceChildren(h("li", { class: "muted empty", text: _("No moves yet.") }));
