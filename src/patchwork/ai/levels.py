@@ -21,11 +21,11 @@ from .search import MCTSAgent
 LEVELS = (1, 2, 3, 4, 5)
 # English, marked for the catalogs: each interface shows them in its reader's language.
 DESCRIPTIONS = {
-    1: N_("beginner: buys what looks good right now, often at the wrong moment"),
-    2: N_("casual: weighs every move one step ahead"),
-    3: N_("club: searches 100 lines a move, and plays the last moves by feel"),
-    4: N_("expert: searches 10,000 lines a move, and the last moves exactly"),
-    5: N_("master: searches 5 s a move on two cores"),
+    1: N_("plays like a beginner who buys what shines, often at the wrong moment"),
+    2: N_("plays like a casual player who thinks one move ahead"),
+    3: N_("plays like a club player: sound, with slips near the end"),
+    4: N_("plays like an expert, and the last moves perfectly"),
+    5: N_("plays like a master: thinks hardest and takes a few seconds a move"),
 }
 
 

@@ -151,11 +151,28 @@ class PlayerView(BaseModel):
     score: int
 
 
+class MoveOutcome(BaseModel):
+    """What a move did for the player who made it, as the engine applied it: so a client can
+    say it in words ("bought patch 25 for 5 buttons: +2 income") without a rule of its own."""
+
+    space_from: int = Field(description="the mover's time board space before the move")
+    space_to: int = Field(description="the mover's space after it")
+    buttons_paid: int = Field(description="the patch's cost (0 unless a buy)")
+    buttons_collected: int = Field(
+        description="buttons received: for the spaces advanced and at income marks crossed"
+    )
+    income_collected: int = Field(description="of those, the buttons paid out at income marks")
+    income: int = Field(description="the mover's button income after the move")
+    specials_won: int = Field(description="special patches picked up on the way")
+    bonus_won: bool = Field(description="the move won the 7x7 bonus tile")
+
+
 class HistoryEntry(BaseModel):
     ply: int
     seat: Seat
     move: str
     squares: list[str] = Field(description="the squares the move covers (none for A)")
+    outcome: MoveOutcome
 
 
 class ResultView(BaseModel):

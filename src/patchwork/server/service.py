@@ -286,12 +286,13 @@ class GameService:
     def update_message(live: LiveGame, event: EventData) -> UpdateMessage:
         move = live.game.moves[-1]
         ply = len(live.movers)
+        before, after = live.game.states[-2:]
         return UpdateMessage(
             since=live.version - 1,
             version=live.version,
             event=MoveEvent.model_validate(event.message()),
             server_time=round(time.time(), 3),
-            entry=history_entry(ply, live.movers[-1], move),
+            entry=history_entry(ply, live.movers[-1], move, before, after),
             changes=live.play_view(),
         )
 

@@ -34,6 +34,7 @@ from .schemas import (
     HistoryEntry,
     LegalMoves,
     Meta,
+    MoveOutcome,
     OfferView,
     PatchView,
     Placements,
@@ -240,14 +241,43 @@ def play_view(data: GameData, state: State, movers: list[int]) -> PlayView:
     )
 
 
-def history_entry(ply: int, seat: int, move: Move) -> HistoryEntry:
-    return HistoryEntry(ply=ply, seat=seat, move=str(move), squares=move_squares(move))  # type: ignore[arg-type]
+def move_outcome(before: State, after: State, seat: int, move: Move) -> MoveOutcome:
+    """What ``move`` did for ``seat``, read off the engine's states before and after it."""
+    now, then = before.players[seat], after.players[seat]
+    paid = PATCHES[move.patch_id].buttons if isinstance(move, Buy) else 0
+    collected = then.buttons - now.buttons + paid
+    # An advance pays a button per space moved (the engine's apply, above); the rest of
+    # what a move collects is paid at the income marks it crosses.
+    moved = then.position - now.position if isinstance(move, Advance) else 0
+    return MoveOutcome(
+        space_from=now.position,
+        space_to=then.position,
+        buttons_paid=paid,
+        buttons_collected=collected,
+        income_collected=collected - moved,
+        income=then.income,
+        specials_won=max(0, after.pending_specials - before.pending_specials)
+        if after.current_player == seat
+        else 0,
+        bonus_won=before.bonus_owner is None and after.bonus_owner == seat,
+    )
+
+
+def history_entry(ply: int, seat: int, move: Move, before: State, after: State) -> HistoryEntry:
+    return HistoryEntry(
+        ply=ply,
+        seat=seat,  # type: ignore[arg-type]
+        move=str(move),
+        squares=move_squares(move),
+        outcome=move_outcome(before, after, seat, move),
+    )
 
 
 def game_view(data: GameData, game: Game, movers: list[int], play: PlayView) -> GameView:
     """The whole game as clients see it (the same for players and spectators): ``play``
     (what :func:`play_view` made of the same game) and the rest."""
     rules = game.start.rules
+    states = game.states
     return GameView(
         **dict(play),
         id=data.id,
@@ -270,7 +300,7 @@ def game_view(data: GameData, game: Game, movers: list[int], play: PlayView) -> 
         ],
         # The moves stored so far: ``movers`` grows only once a move is in the database.
         history=[
-            history_entry(i + 1, seat, m)
+            history_entry(i + 1, seat, m, states[i], states[i + 1])
             for i, (m, seat) in enumerate(zip(game.moves, movers, strict=False))
         ],
         rematch=RematchView(offered_by=data.rematch_offer, game_id=data.rematch_id),

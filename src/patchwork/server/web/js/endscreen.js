@@ -2,7 +2,9 @@
 // (buttons, the bonus tile, the empty squares' penalty), the tie-break, and what next.
 
 import { _, fmt, ngettext, num } from "./i18n.js";
-import { h } from "./ui.js";
+import { clearNotices, h } from "./ui.js";
+import { icon } from "./icons.js";
+import { QuiltView, piecesBySeat } from "./quilt.js";
 
 function termination(g, screen) {
   const r = g.result;
@@ -26,6 +28,7 @@ export function renderEnd(screen, slot) {
     slot.replaceChildren();
     return;
   }
+  if (!slot.childElementCount) clearNotices();
   const parts = g.score_parts;
   const rows = [0, 1].map((seat) => {
     const p = parts[seat];
@@ -80,9 +83,26 @@ export function renderEnd(screen, slot) {
   actions.push(h("a", { class: "button", href: `/api/games/${g.id}/record.txt`, download: `patchwork-${g.id}.txt` },
     [_("Download the record")]));
   actions.push(h("a", { class: "button quiet", href: "/", "data-link": "1" }, [_("New game")]));
+  // Both finished quilts side by side, the winner's crowned.
+  const pieces = piecesBySeat(g.history);
+  const quilts = [0, 1].map((seat) => {
+    const q = new QuiltView("");
+    q.render(g.players[seat].quilt, pieces[seat], screen.meta.patches, g.bonus_owner === seat);
+    q.describe(screen.plainName(seat), g.players[seat].empty_squares);
+    const won = g.result.winner === seat;
+    return h("figure", { class: "end-quilt" + (won ? " winner" : ""), "data-seat": String(seat) }, [
+      h("figcaption", {}, [won ? icon("star", { cls: "crown" }) : null,
+        h("strong", { text: screen.plainName(seat) }),
+        h("span", { class: "end-score", text: fmt(ngettext("{n} point", "{n} points", g.scores[seat]), {}) })]),
+      q.svg,
+    ]);
+  });
   slot.replaceChildren(h("section", { class: "card end", id: "end-screen", "aria-labelledby": "end-title" }, [
-    h("h2", { id: "end-title", tabindex: "-1", text: screen.resultHeadline(g) }),
+    h("div", { class: "end-banner" }, [icon("star", { cls: "burst" }),
+      h("h2", { id: "end-title", tabindex: "-1", text: screen.resultHeadline(g) }),
+      icon("star", { cls: "burst" })]),
     ...notes,
+    h("div", { class: "end-quilts" }, quilts),
     table,
     h("div", { class: "actions" }, actions),
   ]));

@@ -4,17 +4,23 @@
 // websocket and says aloud what changed.
 
 import { api } from "./api.js";
-import { _, fmt, ngettext, num } from "./i18n.js";
+import { _, digits, fmt, ngettext, num } from "./i18n.js";
 import { Placement } from "./placement.js";
 import { patchFacts, patchLabel, patchSvg, specialSvg } from "./pieces.js";
 import { QuiltView, piecesBySeat } from "./quilt.js";
 import { GameSocket } from "./socket.js";
 import { loadPrefs, loadSeat, savePrefs, saveSeat, Store } from "./store.js";
-import { renderTimeBoard, tokenShape } from "./timeboard.js";
+import { renderTimeBoard, spaceCentre, tokenShape } from "./timeboard.js";
 import { h, announce, toast, confirmDialog, fatal, errorText } from "./ui.js";
 import { svgRoot } from "./svg.js";
 import { movePatch } from "./shapes.js";
 import { renderEnd } from "./endscreen.js";
+import { legend, renderCircle } from "./circle.js";
+
+// A touch screen without a mouse: instructions speak of fingers, not of keys.
+export function touchScreen() {
+  return window.matchMedia("(pointer: coarse)").matches && !window.matchMedia("(pointer: fine)").matches;
+}
 
 function seatToken(seat) {
   const svg = svgRoot("0 0 10 10", { class: "seat-token", width: 18, height: 18,
@@ -44,7 +50,10 @@ export class GameScreen {
       submit: (move) => this.sendMove(move),
       refuse: (notation, text) => this.refuse(notation, text),
       status: (text, kind) => this.setStatus(text, kind),
-      changed: () => this.renderTray(),
+      changed: () => {
+        this.renderTray();
+        this.keepQuiltInView();
+      },
     });
     this.store.subscribe((game, previous) => this.changed(game, previous));
     this.onOnline = () => this.socket && this.socket.reconnectNow();
@@ -212,6 +221,8 @@ export class GameScreen {
 
   changed(game, previous) {
     if (previous && previous.id === game.id) this.tellChanges(game, previous);
+    else if (game.history.length) this.showLastMove(game.history[game.history.length - 1]);
+    else this.els.lastMove.replaceChildren();
     this.placement.refresh();
     this.render();
   }
@@ -230,15 +241,14 @@ export class GameScreen {
   }
 
   tellChanges(game, previous) {
-    // Moves made since the last view, in words.
-    for (const h of game.history.slice(previous.history.length)) {
-      const who = this.plainName(h.seat);
-      let text;
-      if (h.move === "A") text = fmt(_("{name} advanced."), { name: who });
-      else if (h.move.startsWith("S@")) text = fmt(_("{name} placed a special patch on {square}."), { name: who, square: h.squares[0] });
-      else text = fmt(_("{name} sewed on patch {patch} ({move})."), { name: who, patch: movePatch(h.move), move: h.move });
-      if (!this.seats.includes(h.seat) || game.mode === "local") announce(text);
+    // Moves made since the last view, in words: the last of them in the last-move line.
+    const fresh = game.history.slice(previous.history.length);
+    for (const entry of fresh) {
+      const text = this.moveWords(entry);
+      if (!this.seats.includes(entry.seat) || game.mode === "local") announce(text);
     }
+    if (fresh.length) this.showLastMove(fresh[fresh.length - 1]);
+    this.animateMoves(fresh, previous);
     if (game.pending_specials > previous.pending_specials && game.to_move !== null) {
       toast(fmt(_("{name} takes a special patch: place it on any empty square."),
         { name: this.plainName(game.to_move) }), "good", 7000);
@@ -247,7 +257,11 @@ export class GameScreen {
       toast(fmt(_("{name} has filled a 7×7 square and takes the bonus tile: +{points} points!"),
         { name: this.plainName(game.bonus_owner), points: this.meta.bonus_points }), "good", 8000);
     }
-    if (game.history.length < previous.history.length) announce(_("Moves taken back."));
+    if (game.history.length < previous.history.length) {
+      announce(_("Moves taken back."));
+      if (game.history.length) this.showLastMove(game.history[game.history.length - 1]);
+      else this.els.lastMove.replaceChildren();
+    }
     if (previous.status === "waiting" && game.status === "active") {
       toast(fmt(_("{name} has joined. The game begins!"), { name: this.plainName(game.seats.findIndex((s, i) => !this.seats.includes(i))) }), "good");
     }
@@ -262,6 +276,92 @@ export class GameScreen {
         game.mode !== "local") {
       announce(_("Your turn."));
     }
+  }
+
+  // A move in plain words, from the facts the server gives with it (`outcome`).
+  moveWords(entry) {
+    const who = this.plainName(entry.seat);
+    const o = entry.outcome;
+    const parts = [];
+    if (entry.move === "A") {
+      parts.push(fmt(ngettext("{name} advanced to space {space} and collected {n} button.",
+        "{name} advanced to space {space} and collected {n} buttons.", o.buttons_collected),
+      { name: who, space: o.space_to }));
+    } else if (entry.move.startsWith("S@")) {
+      parts.push(fmt(_("{name} sewed a special patch on {square}."), { name: who, square: entry.squares[0] }));
+    } else {
+      const patch = this.meta.patches[movePatch(entry.move)];
+      parts.push(patch.income
+        ? fmt(ngettext("{name} bought patch {patch} for {n} button: +{income} income.",
+          "{name} bought patch {patch} for {n} buttons: +{income} income.", o.buttons_paid),
+        { name: who, patch: patch.patch, income: patch.income })
+        : fmt(ngettext("{name} bought patch {patch} for {n} button.",
+          "{name} bought patch {patch} for {n} buttons.", o.buttons_paid),
+        { name: who, patch: patch.patch }));
+    }
+    if (o.income_collected > 0) {
+      parts.push(fmt(ngettext("Income: {n} button at an income space.",
+        "Income: {n} buttons at an income space.", o.income_collected), {}));
+    }
+    if (o.specials_won > 0) {
+      parts.push(fmt(ngettext("{name} won a special patch.", "{name} won {n} special patches.",
+        o.specials_won), { name: who }));
+    }
+    if (o.bonus_won) parts.push(fmt(_("{name} won the 7×7 bonus."), { name: who }));
+    return parts.join(" ");
+  }
+
+  showLastMove(entry) {
+    this.els.lastMove.replaceChildren(
+      seatToken(entry.seat),
+      h("span", { class: "words", text: " " + this.moveWords(entry) }),
+      h("span", { class: "details", dir: "ltr", text: digits(entry.move) }),
+    );
+    this.els.lastMove.dataset.seat = String(entry.seat);
+    this.els.lastMove.dataset.ply = String(entry.ply);
+  }
+
+  // What the other player just did, shown: the patch travels from the circle to their quilt
+  // and their time token along the track (not for someone who asked for less motion).
+  animateMoves(fresh, previous) {
+    const last = fresh[fresh.length - 1];
+    if (!last || (this.seats.includes(last.seat) && previous.mode !== "local")) return;
+    if (window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    const patchId = last.move === "A" || last.move.startsWith("S@") ? null : movePatch(last.move);
+    const from = patchId === null ? null : this.els.ring.querySelector(`[data-patch="${patchId}"]`);
+    const shape = from && from.querySelector("svg");
+    const start = shape ? shape.getBoundingClientRect() : null;
+    requestAnimationFrame(() => {
+      if (start) this.flyPatch(patchId, start, last);
+      const token = this.els.timeboard.querySelector(`[data-token="${last.seat}"]`);
+      if (token) {
+        const [x0, y0] = spaceCentre(last.outcome.space_from);
+        const [x1, y1] = spaceCentre(Math.min(last.outcome.space_to, this.meta.final_space));
+        token.animate([{ transform: `translate(${x0 - x1}px, ${y0 - y1}px)` }, { transform: "none" }],
+          { duration: 700, easing: "ease-in-out" });
+      }
+    });
+  }
+
+  flyPatch(patchId, start, entry) {
+    const quilt = this.quilts[entry.seat].svg;
+    const box = quilt.getBoundingClientRect();
+    const vb = quilt.viewBox.baseVal;
+    const cells = entry.squares.map((sq) => [Number(sq.slice(1)) - 1, "abcdefghi".indexOf(sq[0])]);
+    const r0 = Math.min(...cells.map((c) => c[0])), r1 = Math.max(...cells.map((c) => c[0]));
+    const c0 = Math.min(...cells.map((c) => c[1])), c1 = Math.max(...cells.map((c) => c[1]));
+    const unit = box.width / vb.width;
+    const end = { left: box.left + (c0 * 10 - vb.x) * unit, top: box.top + (r0 * 10 - vb.y) * unit,
+      width: (c1 - c0 + 1) * 10 * unit, height: (r1 - r0 + 1) * 10 * unit };
+    const ghost = h("div", { class: "flying-patch", "aria-hidden": "true" },
+      [patchSvg(this.meta.patches[patchId], 0, 10)]);
+    Object.assign(ghost.style, { left: `${start.left}px`, top: `${start.top}px`,
+      width: `${start.width}px`, height: `${start.height}px` });
+    document.body.append(ghost);
+    const dx = end.left - start.left, dy = end.top - start.top;
+    ghost.animate([{ transform: "none", opacity: 1 },
+      { transform: `translate(${dx}px, ${dy}px) scale(${end.width / start.width}, ${end.height / start.height})`, opacity: 0.2 }],
+    { duration: 800, easing: "ease-in-out", fill: "forwards" }).finished.then(() => ghost.remove(), () => ghost.remove());
   }
 
   // The seat this browser may place for now (null: not ours to move).
@@ -292,21 +392,23 @@ export class GameScreen {
     this.els.tray = h("div", { class: "tray", role: "group", "aria-labelledby": "offer-title" });
     this.els.status = h("p", { class: "place-status", role: "status", id: "place-status" });
     this.els.tools = h("div", { class: "piece-tools" });
-    this.els.circle = h("div", { class: "circle-strip", dir: "ltr" });
     this.els.offerBox = h("section", { class: "card offer-box", "aria-labelledby": "offer-title" }, [
       h("h2", { id: "offer-title", text: _("On offer") }),
       this.els.tray, this.els.tools, this.els.status,
     ]);
-    this.els.timeBox = h("section", { class: "card time-box" }, [
-      h("h2", { text: _("Time board") }), this.els.timeboard]);
-    this.els.circleBox = h("section", { class: "card circle-box" }, [
-      h("h2", { id: "circle-title", text: _("The circle") }),
-      h("p", { class: "muted small", text: _("Clockwise from the neutral token; the first three are on offer.") }),
-      this.els.circle]);
+    // The table: the circle of patches laid out around the time board, as on a real table.
+    this.els.ring = h("ol", { class: "ring", "aria-labelledby": "circle-title" });
+    this.els.tableBox = h("section", { class: "card table-box", "aria-labelledby": "circle-title" }, [
+      h("div", { class: "table-head" }, [
+        h("h2", { id: "circle-title", text: _("The circle and the time board") }), legend()]),
+      h("div", { class: "table-ring", dir: "ltr" }, [this.els.ring,
+        h("div", { class: "ring-centre" }, [this.els.timeboard])]),
+    ]);
+    this.els.lastMove = h("p", { class: "last-move", "data-last-move": "", "aria-live": "polite" });
     this.els.moveList = h("ol", { class: "move-list", id: "move-list" });
     this.els.moves.append(h("h2", { id: "moves-title", text: _("Moves") }), this.els.moveList);
     const grid = h("div", { class: "game-grid" }, [
-      this.els.offerBox, this.els.players[0], this.els.timeBox, this.els.circleBox,
+      this.els.offerBox, this.els.players[0], this.els.tableBox,
       this.els.players[1], this.els.moves,
     ]);
     this.root.append(h("div", { class: "game-top" }, [this.els.bar, this.els.invite, this.els.end]),
@@ -329,7 +431,8 @@ export class GameScreen {
     this.renderInvite();
     this.renderPlayers();
     this.renderTray();
-    this.renderCircle();
+    renderCircle(this.els.ring, { circle: g.circle, patches: this.meta.patches,
+      offered: this.meta.offered_patches });
     renderTimeBoard(this.els.timeboard, {
       meta: this.meta, players: g.players, specialsLeft: g.special_spaces_left,
       onTop: g.on_top, names: [0, 1].map((s) => this.plainName(s)),
@@ -392,6 +495,7 @@ export class GameScreen {
         turnSeat === null ? null : seatToken(turnSeat),
         h("strong", { id: "headline", text: headline }),
       ]),
+      this.els.lastMove,
       this.seats.length ? null : h("span", { class: "tag", text: _("You are watching") }),
       h("div", { class: "actions" }, buttons),
       h("span", { id: "connection", class: "connection", "aria-live": "polite" }),
@@ -516,6 +620,24 @@ export class GameScreen {
     }
   }
 
+  // While a patch is held, the whole quilt it goes on stays in view (on a phone the offer
+  // sits above the quilt, so the page moves up under the held patch once, as it is picked up).
+  keepQuiltInView() {
+    const held = Boolean(this.placement.piece);
+    if (held && !this.wasHeld) {
+      requestAnimationFrame(() => {
+        const board = this.root.querySelector(".board-focus.active");
+        if (!board) return;
+        const r = board.getBoundingClientRect();
+        const below = r.bottom - window.innerHeight + 8;
+        if (below > 0 || r.top < 0) {
+          window.scrollBy({ top: r.top < 0 ? r.top - 8 : Math.min(below, r.top - 8), behavior: "instant" });
+        }
+      });
+    }
+    this.wasHeld = held;
+  }
+
   renderTray() {
     const g = this.store.game;
     if (!g || !this.els) return;
@@ -569,7 +691,8 @@ export class GameScreen {
       if (active !== null) {
         this.setStatus(g.pending_specials > 0
           ? _("Drag the special patch onto any empty square of your quilt.")
-          : _("Drag a patch onto your quilt, or pick one with Enter and place it with the arrow keys."), "");
+          : touchScreen() ? _("Drag a patch onto your quilt with a finger; while you hold it, Turn and Flip turn it.")
+            : _("Drag a patch onto your quilt, or pick one with Enter and place it with the arrow keys."), "");
       } else {
         this.setStatus("", "");
       }
@@ -643,31 +766,13 @@ export class GameScreen {
     }
   }
 
-  renderCircle() {
-    const g = this.store.game;
-    const strip = this.els.circle;
-    const items = [h("li", { class: "neutral", "aria-label": _("Neutral token") }, [
-      h("span", { class: "neutral-token", "aria-hidden": "true" }),
-    ])];
-    g.circle.forEach((id, i) => {
-      const patch = this.meta.patches[id];
-      items.push(h("li", { class: i < this.meta.offered_patches ? "offered" : "",
-        "aria-label": patchLabel(patch) }, [
-        patchSvg(patch, 0, 7),
-        h("span", { class: "mini-facts", "aria-hidden": "true",
-          text: `${num(patch.buttons)}·${num(patch.time)}·${num(patch.income)}` }),
-      ]));
-    });
-    strip.replaceChildren(h("ol", { class: "circle-list", "aria-labelledby": "circle-title" }, items));
-  }
-
   renderMoves() {
     const g = this.store.game;
     const list = this.els.moveList;
     list.replaceChildren(...g.history.map((m) => h("li", { "data-seat": String(m.seat) }, [
       seatToken(m.seat),
       h("span", { class: "who", text: this.plainName(m.seat) }),
-      h("code", { text: m.move === "A" ? `A` : m.move }),
+      h("code", { dir: "ltr", text: digits(m.move) }),
       m.move === "A" ? h("span", { class: "muted", text: _("advanced") }) : null,
     ])));
     if (!g.history.length) list.replaceChildren(h("li", { class: "muted empty", text: _("No moves yet.") }));

@@ -34,6 +34,11 @@ export function fmt(text, values) {
   });
 }
 
+// A text's digits in the page's own (Persian: ۰-۹), for notation shown to people.
+export function digits(text) {
+  return String(text).replace(/[0-9]/g, (d) => numberFormat.format(Number(d)));
+}
+
 export function num(n) {
   return numberFormat.format(n);
 }

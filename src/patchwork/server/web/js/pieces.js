@@ -5,6 +5,7 @@ import { _, fmt, num } from "./i18n.js";
 import { orient, cells } from "./shapes.js";
 import { el, svgRoot, fabricId, patchGroup } from "./svg.js";
 import { h } from "./ui.js";
+import { icon } from "./icons.js";
 
 export function patchSvg(patch, orientation = 0, cellSize = 10, title = null) {
   const rows = orient(patch.shape, orientation);
@@ -27,15 +28,16 @@ export function specialSvg(cellSize = 10) {
   return svg;
 }
 
-// "Cost 5, time 3, income 1" as three labelled figures.
+// "Cost 5, time 3, income 1" as three figures with their icons (the words for screen
+// readers; the circle's legend says which icon is which).
 export function patchFacts(patch) {
+  const fact = (kind, word, n) => h("div", { class: `fact ${kind}` }, [
+    h("dt", { class: "visually-hidden", text: word }),
+    h("dd", {}, [icon(kind), num(n)])]);
   return h("dl", { class: "facts" }, [
-    h("div", { class: "fact cost" }, [h("dt", { text: _("Cost") }),
-      h("dd", {}, [h("span", { class: "icon icon-button", "aria-hidden": "true" }), num(patch.buttons)])]),
-    h("div", { class: "fact time" }, [h("dt", { text: _("Time") }),
-      h("dd", {}, [h("span", { class: "icon icon-time", "aria-hidden": "true" }), num(patch.time)])]),
-    h("div", { class: "fact income" }, [h("dt", { text: _("Income") }),
-      h("dd", {}, [h("span", { class: "icon icon-income", "aria-hidden": "true" }), num(patch.income)])]),
+    fact("cost", _("Cost"), patch.buttons),
+    fact("time", _("Time"), patch.time),
+    fact("income", _("Income"), patch.income),
   ]);
 }
 

@@ -143,8 +143,11 @@ export class Placement {
     quilt.showOverlay(squares, move ? "fits" : "blocked", outside);
     const where = squareName(Math.max(0, Math.min(8, this.anchor.row)),
       Math.max(0, Math.min(8, this.anchor.col)));
-    if (move) this.host.status(fmt(_("Fits here ({move}). Drop it, or press Enter."), { move }), "fits");
-    else if (outside.length) this.host.status(_("Part of the patch is off the quilt board."), "blocked");
+    if (move) {
+      this.host.status(window.matchMedia("(pointer: fine)").matches
+        ? fmt(_("Fits here ({move}). Drop it, or press Enter."), { move })
+        : _("Fits here: lift your finger to sew it on."), "fits");
+    } else if (outside.length) this.host.status(_("Part of the patch is off the quilt board."), "blocked");
     else this.host.status(fmt(_("Does not fit at {square}."), { square: where }), "blocked");
   }
 

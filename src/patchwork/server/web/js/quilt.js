@@ -99,8 +99,10 @@ export class QuiltView {
     if (kind === "fits" || kind === "blocked") {
       // A symbol as well as a colour: a tick where it fits, a cross where it does not.
       const [r, c] = cellList[0];
-      g.append(el("text", { x: c * CELL + CELL / 2, y: r * CELL + CELL / 2 + 2.6,
-        "text-anchor": "middle", class: "preview-mark" }, [kind === "fits" ? "✓" : "✗"]));
+      const x = c * CELL, y = r * CELL;
+      g.append(el("path", { class: "preview-mark", fill: "none", "stroke-linecap": "round",
+        d: kind === "fits" ? `M${x + 2.5} ${y + 5.3}L${x + 4.3} ${y + 7.2}L${x + 7.6} ${y + 2.8}`
+          : `M${x + 3} ${y + 3}L${x + 7} ${y + 7}M${x + 7} ${y + 3}L${x + 3} ${y + 7}` }));
     }
     this.overlay.append(g);
   }

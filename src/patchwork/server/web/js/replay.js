@@ -6,7 +6,8 @@ import { api } from "./api.js";
 import { _, fmt } from "./i18n.js";
 import { QuiltView, piecesBySeat } from "./quilt.js";
 import { renderTimeBoard } from "./timeboard.js";
-import { patchSvg } from "./pieces.js";
+import { icon } from "./icons.js";
+import { legend, renderCircle } from "./circle.js";
 import { ReviewPanel } from "./review.js";
 import { h, fatal, errorText } from "./ui.js";
 
@@ -54,9 +55,10 @@ export class ReplayScreen {
     this.slider = h("input", { type: "range", min: 0, max: this.frames.length - 1, value: 0,
       id: "replay-slider", "aria-label": _("Move"), oninput: (e) => this.go(Number(e.target.value)) });
     this.caption = h("p", { class: "replay-caption", id: "replay-caption", "aria-live": "polite" });
-    const step = (label, id, f) => h("button", { type: "button", id, onclick: f }, [label]);
+    const step = (name, label, id, f, words = false) => h("button", { type: "button", id, onclick: f,
+      "aria-label": words ? null : label, title: label }, [icon(name), words ? h("span", { text: label }) : null]);
     this.timeboard = h("div", { class: "timeboard-box", dir: "ltr" });
-    this.circle = h("div", { class: "circle-strip", dir: "ltr" });
+    this.circle = h("ol", { class: "ring", "aria-label": _("The circle") });
     this.figures = [h("p", { class: "figures-line" }), h("p", { class: "figures-line" })];
     this.review = new ReviewPanel(this);
     const player = (seat) => h("section", { class: `player card seat${seat}` }, [
@@ -66,11 +68,11 @@ export class ReplayScreen {
       h("section", { class: "card replay-bar" }, [
         h("h1", { text: fmt(_("Replay: {a} – {b}"), { a: names[0], b: names[1] }) }),
         h("div", { class: "replay-controls" }, [
-          step("⏮", "replay-first", () => this.go(0)),
-          step(_("Previous"), "replay-prev", () => this.go(this.ply - 1)),
+          step("first", _("To the start"), "replay-first", () => this.go(0)),
+          step("prev", _("Previous"), "replay-prev", () => this.go(this.ply - 1), true),
           this.slider,
-          step(_("Next"), "replay-next", () => this.go(this.ply + 1)),
-          step("⏭", "replay-last", () => this.go(this.frames.length - 1)),
+          step("next", _("Next"), "replay-next", () => this.go(this.ply + 1), true),
+          step("last", _("To the end"), "replay-last", () => this.go(this.frames.length - 1)),
         ]),
         this.caption,
         h("p", { class: "muted small", text: _("Arrow keys step through the moves.") }),
@@ -83,8 +85,10 @@ export class ReplayScreen {
       this.review.element,
       h("div", { class: "replay-grid" }, [player(0),
         h("div", { class: "middle" }, [
-          h("div", { class: "card time-box" }, [h("h2", { text: _("Time board") }), this.timeboard]),
-          h("div", { class: "card circle-box" }, [h("h2", { text: _("The circle") }), this.circle]),
+          h("section", { class: "card table-box" }, [
+            h("div", { class: "table-head" }, [h("h2", { text: _("The circle and the time board") }), legend()]),
+            h("div", { class: "table-ring", dir: "ltr" }, [this.circle,
+              h("div", { class: "ring-centre" }, [this.timeboard])])]),
         ]), player(1)]),
     ]));
   }
@@ -106,11 +110,8 @@ export class ReplayScreen {
     }
     renderTimeBoard(this.timeboard, { meta: this.meta, players: f.players,
       specialsLeft: f.special_spaces_left, onTop: f.on_top, names: this.data.players });
-    this.circle.replaceChildren(h("ol", { class: "circle-list" }, [
-      h("li", { class: "neutral" }, [h("span", { class: "neutral-token", "aria-hidden": "true" })]),
-      ...f.circle.map((id, i) => h("li", { class: i < this.meta.offered_patches ? "offered" : "" },
-        [patchSvg(this.meta.patches[id], 0, 7)])),
-    ]));
+    renderCircle(this.circle, { circle: f.circle, patches: this.meta.patches,
+      offered: this.meta.offered_patches });
     const what = f.move === null ? _("The starting position")
       : fmt(_("Move {ply} of {total}: {name} plays {move}"), { ply: this.ply, total: n - 1,
         name: this.data.players[f.seat], move: f.move });

@@ -10,6 +10,7 @@ import { GameSocket } from "./socket.js";
 import { loadSeat } from "./store.js";
 import { el, svgRoot } from "./svg.js";
 import { h, toast, errorText } from "./ui.js";
+import { icon } from "./icons.js";
 
 // What each class is called, its mark (shape as well as colour) and whether the board shows
 // the better move beside it.
@@ -229,7 +230,8 @@ export class ReviewPanel {
           h("span", { class: "who", text: names[p.seat] }),
           h("code", { dir: "ltr", text: p.move }),
           h("span", { class: `class-badge ${p.class}` }, [
-            h("span", { class: "class-mark", "aria-hidden": "true", text: c.mark }),
+            c.slip ? h("span", { class: "class-mark", "aria-hidden": "true", text: c.mark })
+              : icon(p.class === "best" ? "star" : "check", { cls: "class-mark" }),
             h("span", { class: "class-name", text: c.label() }),
           ]),
         ]),
@@ -271,7 +273,8 @@ export class ReviewPanel {
     const out = [
       h("p", { class: "review-line" }, [
         h("span", { class: `class-badge ${p.class}` }, [
-          h("span", { class: "class-mark", "aria-hidden": "true", text: c.mark }),
+          c.slip ? h("span", { class: "class-mark", "aria-hidden": "true", text: c.mark })
+            : icon(p.class === "best" ? "star" : "check", { cls: "class-mark" }),
           h("span", { class: "class-name", text: c.label() }),
         ]),
         " ",

@@ -1,6 +1,8 @@
-// The time board as SVG: spaces 0-53 wound as a spiral (9 x 6 squares, from the top-left
-// corner inwards, clockwise), income marks and the special patches still lying there (as
-// the server's meta and view say), and both time tokens.
+// The time board as SVG, drawn as the real one: a track of spaces 0-53 wound as a spiral
+// (9 x 6 squares, from the top-left corner inwards, clockwise, to the centre), each space
+// joined to the next and walled off from the other turns of the spiral; the income marks
+// and the special patches still lying there (as the server's meta and view say) on their
+// spaces, and both time tokens, side by side on a shared space, the one on top drawn on top.
 
 import { _, fmt, num } from "./i18n.js";
 import { el, svgRoot, buttonIcon } from "./svg.js";
@@ -9,7 +11,7 @@ const W = 9;
 const H = 6;
 const S = 10;
 
-// Grid cells of the spiral, in order.
+// Grid cells [row, col] of the spiral, in order.
 function spiral() {
   const out = [];
   let top = 0, left = 0, bottom = H - 1, right = W - 1;
@@ -35,6 +37,20 @@ export function tokenShape(seat, x, y, r, extra = {}) {
   return g;
 }
 
+// The walls of the track: every edge between two grid cells that are not consecutive spaces.
+function walls(track) {
+  const index = new Map(track.map(([r, c], i) => [`${r},${c}`, i]));
+  let d = "";
+  track.forEach(([r, c], i) => {
+    for (const [dr, dc] of [[0, 1], [1, 0]]) {
+      const j = index.get(`${r + dr},${c + dc}`);
+      if (j === undefined || Math.abs(j - i) === 1) continue;
+      d += dc ? `M${(c + 1) * S} ${r * S}V${(r + 1) * S}` : `M${c * S} ${(r + 1) * S}H${(c + 1) * S}`;
+    }
+  });
+  return d;
+}
+
 export function renderTimeBoard(container, { meta, players, specialsLeft, onTop,
   names }) {
   const final = meta.final_space;
@@ -43,35 +59,50 @@ export function renderTimeBoard(container, { meta, players, specialsLeft, onTop,
   const svg = svgRoot(`-1 -1 ${W * S + 2} ${H * S + 2}`, { class: "timeboard", role: "img" });
   const track = CELLS.slice(0, final + 1);
   const centre = ([r, c]) => [c * S + S / 2, r * S + S / 2];
-  svg.append(el("polyline", { points: track.map((p) => centre(p).join(",")).join(" "),
-    class: "thread", fill: "none" }));
+  svg.append(el("rect", { x: -0.6, y: -0.6, width: W * S + 1.2, height: H * S + 1.2, rx: 1.5,
+    class: "board-edge" }));
   track.forEach(([r, c], space) => {
-    const g = el("g", { class: "space" + (space === final ? " final" : "") });
-    g.append(el("rect", { x: c * S + 0.6, y: r * S + 0.6, width: S - 1.2, height: S - 1.2,
-      rx: 1.2, class: "cell" }));
-    g.append(el("text", { x: c * S + 1.6, y: r * S + 3.4, class: "space-no" }, [num(space)]));
-    if (incomes.has(space)) g.append(buttonIcon(c * S + S - 2.8, r * S + 2.8, 1.7));
+    const cls = "space" + (space === final ? " final" : "") + (incomes.has(space) ? " income" : "") +
+      (specials.has(space) ? " special" : "") + (space % 2 ? " odd" : "");
+    const g = el("g", { class: cls, "data-space": String(space) });
+    g.append(el("rect", { x: c * S, y: r * S, width: S, height: S, class: "cell" }));
+    g.append(el("text", { x: c * S + 1.2, y: r * S + 3.2, class: "space-no" }, [num(space)]));
+    if (incomes.has(space)) g.append(buttonIcon(c * S + S - 2.6, r * S + 2.6, 1.9));
     if (specials.has(space)) {
-      g.append(el("rect", { x: c * S + 5.3, y: r * S + 5.3, width: 3.6, height: 3.6,
+      g.append(el("rect", { x: c * S + 5.6, y: r * S + 0.9, width: 3.5, height: 3.5, rx: 0.4,
         fill: "url(#fab-leather)", class: "special-on-board" }));
     }
     svg.append(g);
   });
-  // Tokens: the one on top is drawn last and a little raised.
+  // The path the tokens follow: from space 0 at the corner to the centre.
+  svg.append(el("polyline", { points: track.map((p) => centre(p).join(",")).join(" "),
+    class: "thread", fill: "none" }));
+  svg.append(el("path", { d: walls(track), class: "walls" }));
+  // Tokens sit in the lower half of a space, under its icons; on a shared space side by
+  // side, the one on top drawn last, overlapping its neighbour a little and raised.
+  const shared = players[0].position === players[1].position;
   const order = onTop === 0 ? [1, 0] : [0, 1];
   for (const seat of order) {
     const pos = Math.min(players[seat].position, final);
-    const [x, y] = centre(track[pos]);
-    const shared = players[0].position === players[1].position;
-    const dx = shared ? (seat === onTop ? 1.2 : -1.2) : seat === 0 ? -1.3 : 1.3;
-    const dy = shared ? (seat === onTop ? -0.8 : 0.8) : 0.6;
-    svg.append(tokenShape(seat, x + dx, y + dy, 2.3));
+    const [r, c] = track[pos];
+    const x = c * S + (shared ? (seat === 0 ? 3.3 : 6.7) : 5);
+    const y = r * S + 6.9 - (shared && seat === onTop ? 0.5 : 0);
+    const tok = tokenShape(seat, x, y, 2.3, { "data-token": String(seat) });
+    if (shared && seat === onTop) tok.classList.add("on-top");
+    svg.append(tok);
   }
   const parts = [0, 1].map((s) => fmt(_("{name} on space {space}"),
     { name: names[s], space: players[s].position }));
+  if (shared) parts.push(fmt(_("{name} is on top"), { name: names[onTop] }));
   const left = specialsLeft.length
     ? fmt(_("special patches still on spaces {spaces}"), { spaces: specialsLeft.map(num).join(", ") })
     : _("no special patches left");
   svg.setAttribute("aria-label", `${_("Time board")}: ${parts.join("; ")}; ${left}`);
   container.replaceChildren(svg);
+}
+
+// Where a space is drawn, in the board's units: for an animation of a token moving.
+export function spaceCentre(space) {
+  const [r, c] = CELLS[space];
+  return [c * S + S / 2, r * S + S / 2];
 }

@@ -2,6 +2,7 @@
 // announcements (aria-live + toasts), confirmation dialogs and the error banner.
 
 import { _ } from "./i18n.js";
+import { icon } from "./icons.js";
 
 export function h(tag, attrs = {}, children = []) {
   const node = document.createElement(tag);
@@ -39,19 +40,25 @@ export function announce(text) {
   }, 30);
 }
 
-// Visible and read out at once; kind: info, good, warn, error.
+// Visible and read out at once; kind: info, good, warn, error. One notice at a time: a new
+// one takes the place of the last, and each goes after `ms`.
 export function toast(text, kind = "info", ms = 5000) {
   if (!toastBox) return;
+  clearNotices();
   const item = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" }, [
-    h("span", { class: "toast-icon", "aria-hidden": "true",
-      text: { good: "★", warn: "!", error: "✗", info: "i" }[kind] || "i" }),
+    h("span", { class: "toast-icon" }, [icon({ good: "star", warn: "warn", error: "cross", info: "info" }[kind] || "info")]),
     h("span", { class: "toast-text", text }),
-    h("button", { class: "toast-close", type: "button", "aria-label": _("Dismiss"), text: "×",
-      onclick: () => item.remove() }),
+    h("button", { class: "toast-close", type: "button", "aria-label": _("Dismiss"),
+      onclick: () => item.remove() }, [icon("cross")]),
   ]);
   toastBox.append(item);
   setTimeout(() => item.remove(), ms);
   return item;
+}
+
+// No notice outlives what it was about (the end screen starts with none).
+export function clearNotices() {
+  if (toastBox) toastBox.replaceChildren();
 }
 
 // A modal question; resolves true when confirmed. Built on <dialog> for focus handling.

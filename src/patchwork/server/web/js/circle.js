@@ -1,0 +1,78 @@
+// The circle as the real table has it: the patches still in play laid out in an oval
+// around the time board, clockwise from the neutral token, the ones on offer marked, each
+// with its cost, time and income as icons and figures (the legend says which is which).
+
+import { _, fmt, num } from "./i18n.js";
+import { icon } from "./icons.js";
+import { patchLabel, patchSvg } from "./pieces.js";
+import { h } from "./ui.js";
+
+// Points spread evenly along an oval (a superellipse: between an ellipse and a rectangle
+// with round corners, so the patches use the table's corners), centre 50% 50%, radii rx, ry
+// in % of the box, from the top, clockwise on screen; `aspect`: the box's height / width.
+function ovalPoints(n, rx, ry, aspect) {
+  const e = 2 / 3.2;
+  const curve = (t) => Math.sign(t) * Math.abs(t) ** e;
+  const steps = 720;
+  const pts = [];
+  const lengths = [0];
+  for (let i = 0; i <= steps; i++) {
+    const a = -Math.PI / 2 + (2 * Math.PI * i) / steps;
+    pts.push([50 + rx * curve(Math.cos(a)), 50 + ry * curve(Math.sin(a))]);
+    if (i) {
+      const [x0, y0] = pts[i - 1];
+      const [x1, y1] = pts[i];
+      // Measured in item sizes: an item is wider than tall, so neighbours side by side
+      // need more room than neighbours one above the other.
+      lengths.push(lengths[i - 1] + Math.hypot(x1 - x0, (y1 - y0) * aspect * 1.35));
+    }
+  }
+  const total = lengths[steps];
+  const out = [];
+  let j = 0;
+  for (let k = 0; k < n; k++) {
+    const want = (total * k) / n;
+    while (lengths[j] < want) j++;
+    out.push(pts[j]);
+  }
+  return out;
+}
+
+export function figures(patch) {
+  return h("span", { class: "ring-facts", "aria-hidden": "true" }, [
+    h("span", { class: "rf cost" }, [icon("cost"), num(patch.buttons)]),
+    h("span", { class: "rf time" }, [icon("time"), num(patch.time)]),
+    h("span", { class: "rf income" }, [icon("income"), num(patch.income)]),
+  ]);
+}
+
+export function legend() {
+  return h("p", { class: "ring-legend small" }, [
+    h("span", {}, [icon("cost"), _("cost in buttons")]),
+    h("span", {}, [icon("time"), _("time (spaces)")]),
+    h("span", {}, [icon("income"), _("income")]),
+  ]);
+}
+
+// The ring's items in `ring` (absolutely placed) around `centre` (the time board's box).
+export function renderCircle(ring, { circle, patches, offered, aspect = 1.12 }) {
+  const n = circle.length + 1;
+  const pts = ovalPoints(n, 44.5, 45.5, aspect);
+  const items = [h("li", { class: "ring-item neutral", style: `left:${pts[0][0]}%;top:${pts[0][1]}%`,
+    "aria-label": _("Neutral token: the patches on offer are the next three clockwise") }, [
+    h("span", { class: "neutral-token", "aria-hidden": "true" }), icon("clockwise", { cls: "cw" }),
+  ])];
+  circle.forEach((id, i) => {
+    const patch = patches[id];
+    const [x, y] = pts[i + 1];
+    const onOffer = i < offered;
+    items.push(h("li", { class: "ring-item" + (onOffer ? " offered" : ""), "data-patch": String(id),
+      style: `left:${x}%;top:${y}%`,
+      "aria-label": (onOffer ? fmt(_("On offer, {n}: "), { n: i + 1 }) : "") + patchLabel(patch) }, [
+      onOffer ? h("span", { class: "offer-no", "aria-hidden": "true", text: num(i + 1) }) : null,
+      h("span", { class: "ring-shape" }, [patchSvg(patch, 0, 6)]),
+      figures(patch),
+    ]));
+  });
+  ring.replaceChildren(...items);
+}

@@ -1,0 +1,48 @@
+// Every icon of the page drawn as SVG, so none depends on a glyph a font may lack: the
+// patch figures (cost, time, income), the replay's steps and the notices' marks.
+
+import { el, svgRoot } from "./svg.js";
+
+const DRAW = {
+  // A four-holed button: what patches cost.
+  cost: () => [el("circle", { cx: 8, cy: 8, r: 7, fill: "#3d6fb6", stroke: "#1d3b66", "stroke-width": 1.2 }),
+    ...[[5.6, 5.6], [10.4, 5.6], [5.6, 10.4], [10.4, 10.4]].map(([cx, cy]) =>
+      el("circle", { cx, cy, r: 1.2, fill: "#dfe9f7" }))],
+  // An hourglass: the time a patch takes.
+  time: () => [el("path", { d: "M3 1.5H13M3 14.5H13", stroke: "#6b4a22", "stroke-width": 1.6, "stroke-linecap": "round" }),
+    el("path", { d: "M4 2.2C4 6 7 6.8 7 8C7 9.2 4 10 4 13.8H12C12 10 9 9.2 9 8C9 6.8 12 6 12 2.2Z",
+      fill: "#f1dfb8", stroke: "#6b4a22", "stroke-width": 1 }),
+    el("path", { d: "M5.6 12.8H10.4L8 10.4Z", fill: "#c99a5a" })],
+  // A button with a plus: the income a patch brings at every income mark.
+  income: () => [el("circle", { cx: 7, cy: 9, r: 6, fill: "#3d6fb6", stroke: "#1d3b66", "stroke-width": 1.1 }),
+    ...[[5, 7], [9, 7], [5, 11], [9, 11]].map(([cx, cy]) => el("circle", { cx, cy, r: 1, fill: "#dfe9f7" })),
+    el("circle", { cx: 12.4, cy: 3.6, r: 3.4, fill: "#2e7d32" }),
+    el("path", { d: "M12.4 1.8V5.4M10.6 3.6H14.2", stroke: "#fff", "stroke-width": 1.3 })],
+  first: () => [el("path", { d: "M3 2V14", stroke: "currentColor", "stroke-width": 2 }),
+    el("path", { d: "M14 2L5 8L14 14Z", fill: "currentColor" })],
+  prev: () => [el("path", { d: "M12 2L3 8L12 14Z", fill: "currentColor" })],
+  next: () => [el("path", { d: "M4 2L13 8L4 14Z", fill: "currentColor" })],
+  last: () => [el("path", { d: "M13 2V14", stroke: "currentColor", "stroke-width": 2 }),
+    el("path", { d: "M2 2L11 8L2 14Z", fill: "currentColor" })],
+  check: () => [el("path", { d: "M2.5 8.5L6.5 12.5L13.5 3.5", fill: "none", stroke: "currentColor",
+    "stroke-width": 2.2, "stroke-linecap": "round", "stroke-linejoin": "round" })],
+  cross: () => [el("path", { d: "M3.5 3.5L12.5 12.5M12.5 3.5L3.5 12.5", stroke: "currentColor",
+    "stroke-width": 2.2, "stroke-linecap": "round" })],
+  star: () => [el("path", { d: "M8 1L10.1 5.6L15 6.1L11.3 9.4L12.4 14.3L8 11.8L3.6 14.3L4.7 9.4L1 6.1L5.9 5.6Z",
+    fill: "currentColor" })],
+  warn: () => [el("path", { d: "M8 1.5L15 14H1Z", fill: "none", stroke: "currentColor", "stroke-width": 1.6,
+    "stroke-linejoin": "round" }), el("path", { d: "M8 6V9.6", stroke: "currentColor", "stroke-width": 1.8 }),
+  el("circle", { cx: 8, cy: 11.8, r: 1, fill: "currentColor" })],
+  info: () => [el("circle", { cx: 8, cy: 4, r: 1.3, fill: "currentColor" }),
+    el("path", { d: "M8 7V14", stroke: "currentColor", "stroke-width": 2.2, "stroke-linecap": "round" })],
+  clockwise: () => [el("path", { d: "M3 9A5.5 5.5 0 1 1 8 14", fill: "none", stroke: "currentColor", "stroke-width": 1.6 }),
+    el("path", { d: "M1 7L3 10L5.6 7.6Z", fill: "currentColor" })],
+};
+
+export function icon(name, { cls = "", label = null } = {}) {
+  const svg = svgRoot("0 0 16 16", { class: `svg-icon icon-${name} ${cls}`.trim(),
+    role: label ? "img" : null, "aria-label": label, "aria-hidden": label ? null : "true",
+    focusable: "false" });
+  svg.append(...DRAW[name]());
+  return svg;
+}
