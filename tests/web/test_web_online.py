@@ -123,8 +123,6 @@ def test_a_phone_sized_touch_screen(browser: Browser, web_server: ServerProcess)
         box = page.locator(f'.offer-card[data-patch="{patch}"]').bounding_box()
         assert box is not None
         x0, y0 = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        x1, y1 = cell_point(page, ".board-focus.active", *pointer_cell(placements(g)[move]))
-        assert y1 < 740, "the board is under the offer, on screen"
         cdp = ctx.new_cdp_session(page)
 
         def touch(kind: str, x: float, y: float) -> None:
@@ -132,6 +130,11 @@ def test_a_phone_sized_touch_screen(browser: Browser, web_server: ServerProcess)
             cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
 
         touch("touchStart", x0, y0)
+        touch("touchMove", x0, y0 + 16)
+        # Picking a patch up brings the whole quilt into view: aim once it has scrolled.
+        page.wait_for_timeout(600)
+        x1, y1 = cell_point(page, ".board-focus.active", *pointer_cell(placements(g)[move]))
+        assert y1 < 740, "the board is on screen while the patch is held"
         for i in range(1, 11):
             touch("touchMove", x0 + (x1 - x0) * i / 10, y0 + (y1 - y0) * i / 10)
         expect(page.locator("#place-status")).to_have_attribute("data-kind", "fits")
