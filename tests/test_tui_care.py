@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from rich.cells import cell_len, set_cell_size
 from textual.pilot import Pilot
+from textual.widgets import Button
 
 import patchwork as pw
 from patchwork import i18n
@@ -323,3 +324,34 @@ def test_the_hint_says_each_thing_once() -> None:
     for lang in LANGS[1:]:
         i18n.set_language(lang)
         assert describe.hint_text(result).count(str(buy)) == 1
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_button_of_the_end_and_quit_dialogs_shows_in_every_language(lang: str) -> None:
+    i18n.set_language(lang)
+    state = pw.State.from_text(f"revised:rf 1,2 53,30,0,{EMPTY} 53,10,0,{EMPTY} 0 - 0 - -")
+
+    def labels(app: PatchworkApp) -> list[str]:
+        return [str(button.label) for button in app.screen.query(Button)]
+
+    async def end(pilot: Pilot[None], app: PatchworkApp) -> None:
+        assert isinstance(app.screen, EndScreen)
+        shown = screen_text(app)
+        assert len(labels(app)) == 5 and all(label in shown for label in labels(app))
+        assert describe.game_over_title(app.session.seats, 0) in shown
+        if lang in ("fi", "ru"):
+            keep_screenshot(app, f"care-end-{lang}")
+
+    play(make_app(state=state), end)
+
+    async def leave(pilot: Pilot[None], app: PatchworkApp) -> None:
+        await one_move(pilot, app)
+        await pilot.press("q")
+        assert isinstance(app.screen, QuitScreen)
+        shown = screen_text(app)
+        assert len(labels(app)) == 3 and all(label in shown for label in labels(app))
+        if lang in ("fa", "fi"):
+            keep_screenshot(app, f"care-quit-{lang}")
+        await pilot.press("escape")
+
+    play(make_app(seed=2), leave)
