@@ -355,3 +355,18 @@ def test_every_button_of_the_end_and_quit_dialogs_shows_in_every_language(lang: 
         await pilot.press("escape")
 
     play(make_app(seed=2), leave)
+
+
+def test_while_looking_for_a_hint_the_screen_says_so_once() -> None:
+    async def script(pilot: Pilot[None], app: PatchworkApp) -> None:
+        screen = app.game_screen
+        screen.action_hint()  # what h does; looked at before the search can end
+        assert screen.hinting is not None
+        status = panels.status_text(app.session, False, True, False, 0).plain
+        said = status + "\n" + screen.notice.plain
+        assert said.lower().count("looking for a hint") == 1, said
+        await settle(pilot, app)
+        shown = screen_text(app)
+        assert shown.count("Hint:") == 1 and "looking for a hint" not in shown.lower()
+
+    play(make_app(seed=3, hint_time=1.0), script)

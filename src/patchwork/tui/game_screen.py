@@ -435,7 +435,7 @@ class GameScreen(Screen[None]):
         self.hinting = self.run_worker(
             work, name="hint", group="hint", thread=True, exit_on_error=False
         )
-        self.say(_("Looking for a hint…"))
+        self.say("")  # the status line says it is looking (once), with its spinner
         self._draw_status()
 
     def _show_hint(self, result: SearchResult) -> None:
