@@ -181,6 +181,7 @@ def test_q_asks_and_enter_or_escape_cancel() -> None:
             shown = screen_text(app)
             assert "Quit the game?" in shown and "Save and quit" in shown
             assert "Quit without saving" in shown and "Cancel" in shown
+            assert "Enter or Esc: back to the game" in shown
             if key == "enter":
                 keep_screenshot(app, "care-quit")
             await pilot.press(key)  # the safe answer: back to the game

@@ -90,6 +90,7 @@ class QuitScreen(ModalScreen[str]):
                 yield _button(_("s Save and quit"), "save")
                 yield _button(_("d Quit without saving"), "discard")
                 yield _button(_("Esc Cancel"), "cancel")
+            yield Static(_("Enter or Esc: back to the game"), classes="dialog-keys")
 
     def action_choose(self, what: str) -> None:
         self.dismiss(what)
