@@ -371,3 +371,27 @@ def test_while_looking_for_a_hint_the_screen_says_so_once() -> None:
         assert shown.count("Hint:") == 1 and "looking for a hint" not in shown.lower()
 
     play(make_app(seed=3, hint_time=1.0), script)
+
+
+def test_l_in_the_app_also_goes_on_with_the_saved_players(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    record = saved_game(tmp_path / "g.json", ("human", "level3"), "en")
+
+    async def script(pilot: Pilot[None], app: PatchworkApp) -> None:
+        await pilot.press("l")
+        await type_path(pilot, "g.json")
+        await settle(pilot, app)
+        assert [s.kind for s in app.session.seats] == ["human", "level3"]
+        assert app.session.game.moves[: len(record.moves)] == pw.Game.from_record(record).moves
+        shown = screen_text(app)
+        assert "level 3" in shown and "level 1" not in shown and "Loaded g.json" in shown
+        assert len(app.session.game) > len(record.moves)  # level 3 has played on
+        await pilot.press("q")  # so there is something to lose: q asks
+        assert isinstance(app.screen, QuitScreen)
+        await pilot.press("d")
+        await pilot.pause()
+        assert not app.is_running
+
+    play(make_app(("human", "level1"), seed=2), script)

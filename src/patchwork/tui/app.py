@@ -55,6 +55,15 @@ class PatchworkApp(App[None]):
         for seat in old.seats:
             close_agent(seat.agent)
 
+    def resume(self, game: Game, kinds: tuple[str, str], names: tuple[str, str]) -> None:
+        """Go on with a loaded game, with the players it was saved with (agents as new)."""
+        seats = make_seats(kinds, self.options.seed, names)
+        old = self.session
+        self.session = Session(game, seats)
+        self.game_screen.use(self.session)
+        for seat in old.seats:
+            close_agent(seat.agent)
+
     def quit_game(self, save: bool = True) -> None:
         """Leave; ``save`` False: the person chose not to save (``--save`` is not written)."""
         self.save_on_exit = save

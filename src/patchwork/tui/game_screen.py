@@ -23,7 +23,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from .. import i18n
 from ..ai import Agent, Limit, MCTSAgent, SearchResult
-from ..engine import Advance, Game, IllegalMoveError, Move, PatchworkError
+from ..engine import Advance, Game, IllegalMoveError, Move, PatchworkError, Record
 from ..i18n import _, error_text, fmt, ngettext
 from . import colours, describe, panels
 from .offer import PatchCard, circle_text
@@ -57,6 +57,8 @@ class Host(Protocol):
     options: AppOptions
 
     def new_game(self, kinds: tuple[str, str]) -> None: ...
+
+    def resume(self, game: Game, kinds: tuple[str, str], names: tuple[str, str]) -> None: ...
 
     def quit_game(self, save: bool = True) -> None: ...
 
@@ -104,7 +106,7 @@ class GameScreen(Screen[None]):
         self.paused = False
         self.notice: Text = Text()
         self._spin = 0
-        self._loaded: Game | None = None
+        self._loaded: Record | None = None
         self._last_path = ""
         self._shown: dict[str, Text | Content | str] = {}
         self._ai_lock = threading.Lock()
@@ -527,18 +529,28 @@ class GameScreen(Screen[None]):
 
         def load(path: str) -> str | None:
             try:
-                self._loaded = Session.load(path)
+                self._loaded = Session.load_record(path)
             except (OSError, PatchworkError) as e:
                 return fmt(_("Cannot load {path}: {error}"), path=path, error=error_text(e))
             return None
 
         def done(path: str | None) -> None:
-            game, self._loaded = self._loaded, None
-            if not path or game is None:
+            record, self._loaded = self._loaded, None
+            if not path or record is None:
                 return
             self._last_path = path
             self.stop_thinking()
-            self.session.replace(game)
+            game = Game.from_record(record)
+            kinds = tuple(seat.kind for seat in self.session.seats)
+            if record.seats is not None and record.seats != kinds:
+                # The game goes on with the players it was saved with, as --load does.
+                try:
+                    self.host.resume(game, record.seats, record.players)
+                except PatchworkError as e:
+                    self.session.replace(game)
+                    self.log_line(error_text(e))
+            else:
+                self.session.replace(game)
             self._clean_version = self.session.version
             self.log_line(fmt(_("Loaded {path}."), path=path))
             self.say(
