@@ -266,3 +266,38 @@ def test_golden_record_forms_are_stable(name: str) -> None:
         players=from_json.players, event=from_json.event, date=from_json.date
     )
     assert regenerated.to_json() == json_text
+
+
+def test_seats_and_language_are_optional_record_keys_from_version_2(tmp_path: Path) -> None:
+    game = pw.Game(pw.new_game(seed=4))
+    game.push(game.state.legal_moves()[0])
+    plain = game.to_record(players=("Ann", "Bob"))
+    assert plain.to_dict()["version"] == 1 and "seats" not in plain.to_dict()
+    record = pw.Record.from_game(game, seats=("human", "level3"), language="fi")
+    d = record.to_dict()
+    assert d["version"] == 2 and d["seats"] == ["human", "level3"] and d["language"] == "fi"
+    for name in ("r.json", "r.txt"):
+        record.save(tmp_path / name)
+        back = pw.Record.load(tmp_path / name)
+        assert back.seats == ("human", "level3") and back.language == "fi"
+        assert back == record
+    assert '[Seat0 "human"]' in record.to_text() and '[Language "fi"]' in record.to_text()
+    old = pw.Record.from_json(plain.to_json())
+    assert old.seats is None and old.language is None
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"version": 1, "seats": ["human", "level3"]}, "need record version 2"),
+        ({"version": 2, "seats": ["human"]}, "seats must be a list of two kinds"),
+        ({"version": 2, "seats": ["human", ""]}, "seats must be a list of two kinds"),
+        ({"version": 2, "language": 7}, "language must be a language code"),
+        ({"version": 3}, "record version 3 is not supported"),
+    ],
+)
+def test_bad_seats_or_language_are_refused(change: dict[str, object], message: str) -> None:
+    d = pw.Game(pw.new_game(seed=4)).to_record().to_dict()
+    d.update(change)
+    with pytest.raises(pw.InvalidRecordError, match=message):
+        pw.Record.from_dict(d)

@@ -27,11 +27,11 @@ from test_tui_app import OUT, keep_screenshot, make_app, play, screen_text
 # A text each language shows on the first screen of a game against the AI (the key bar,
 # the status line and the panels under the quilts), all read from the catalogs.
 FIRST_SCREEN = {
-    "en": ("You to move: the start player.", "Hint", "score now"),
-    "fa": ("نوبت شما: بازیکن شروع‌کننده.", "راهنمایی", "امتیاز کنونی"),
-    "pt": ("Vez de Você: o jogador inicial.", "Dica", "pontos agora"),
-    "ru": ("Ходит Вы: начинающий игрок.", "Совет", "очки сейчас"),
-    "fi": ("Vuorossa Sinä: aloittava pelaaja.", "Vihje", "pisteet nyt"),
+    "en": ("Your move: you are the start player.", "Hint", "score now"),
+    "fa": ("نوبت شماست: شما بازیکن شروع‌کننده‌اید.", "راهنمایی", "امتیاز کنونی"),
+    "pt": ("Sua vez: você é o jogador inicial.", "Dica", "pontos agora"),
+    "ru": ("Ваш ход: вы начинающий игрок.", "Совет", "очки сейчас"),
+    "fi": ("Sinun vuorosi: olet aloittava pelaaja.", "Vihje", "pisteet nyt"),
 }
 
 
@@ -78,7 +78,8 @@ def test_persian_is_right_aligned_and_the_boards_are_not_mirrored() -> None:
         assert time_lines[1].rstrip().endswith("۵۳")  # the last space, in Persian digits
         assert time_lines[0].index("▼") < time_lines[1].index("●")  # space 0 on the left
         shown = screen_text(app)
-        assert "دکمه ۵  درآمد ۰" in shown  # five buttons, written in Persian digits
+        assert re.search("دکمه +۵\\b", shown)  # five buttons, written in Persian digits
+        assert re.search("درآمد +۰", shown)
         circle = screen.query_one("#circle", Static).render()
         assert re.search("[۰-۹]", str(circle)) and not re.search("[0-9]", str(circle))
         keep_screenshot(app, "i18n-fa-rtl")
@@ -146,10 +147,10 @@ def test_the_plain_game_in_persian_reads_persian_digits() -> None:
     )
     assert code == 0
     shown = out.getvalue()
-    assert "بازیکن ۰ (شما)" in shown and "خانهٔ ۰ از ۵۳" in shown
+    assert "\nشما   " in shown and "خانهٔ ۰ از ۵۳" in shown  # "You" over your quilt
     assert "تختهٔ زمان: نشانه‌های درآمد در ۵ ۱۱ ۱۷ ۲۳ ۲۹ ۳۵ ۴۱ ۴۷ ۵۳." in shown
     assert "17r90@c4" in shown and "S@e5" in shown  # the notation, as typed, in ASCII
-    assert "بازیکن ۰ (شما) بازی می‌کند: A" in shown  # "A" was read as the move
+    assert "پیش رفتید (A)." in shown  # "A" was read as the move: "You advanced (A)."
     assert "   a b c d e f g h i" in shown  # the quilt boards are drawn as in English
 
 

@@ -64,18 +64,23 @@ def test_full_game_against_random() -> None:
     assert game.state.is_terminal()
     shown = out.getvalue()
     # The screen before a turn: both quilts with labels, the time board, the offer.
-    assert "Player 0 (you)              Player 1 (random)" in shown
+    # Seats are named as in the full-screen game: "You" and the agent.
+    assert "\nYou                         random\n" in shown
     assert "   a b c d e f g h i           a b c d e f g h i" in shown
     assert " 9 . . . . . . . . .         9 . . . . . . . . ." in shown
     assert "Special patches still lying on spaces: 26 32 38 44 50." in shown
     assert "Offered patches" in shown and "cost " in shown and "income " in shown
-    assert "Player 0 (you) to move" in shown
+    assert "Your move: buy an offered patch or advance (A)." in shown
+    # Each move in a sentence of its own person: "You bought", never "You buys".
+    assert re.search(r"You bought patch \d+ \(\S+\)\.", shown)
+    assert re.search(r"Random (bought patch \d+|advanced|placed a special patch)", shown)
+    assert "You buys" not in shown and "You advances" not in shown
     # The typist placed special patches and bought patches through the notation.
     assert any(t.startswith("S@") for t in typist.typed)
     assert any("@" in t and not t.startswith("S") for t in typist.typed)
     a, b = game.state.scores()
     assert f"= {a}" in shown and f"= {b}" in shown
-    assert "wins" in shown
+    assert re.search(r"(You win|Random wins) by \d+ points?\.", shown)
 
 
 def test_unaffordable_patches_are_marked() -> None:
@@ -94,7 +99,7 @@ def test_bad_and_illegal_moves_are_refused() -> None:
     assert "cannot read move 'xyz'" in shown
     assert "0r0@a1 is not allowed: patch 0 is not on offer" in shown
     assert "bad square 'z9'" in shown
-    assert "Player 0 (you) plays A" in shown
+    assert "You advanced (A)." in shown
     assert str(game.moves[0]) == "A"
     assert "Game stopped." in shown
 
@@ -143,7 +148,9 @@ def test_undo_between_two_people_takes_back_one_move() -> None:
     game, seats = human_vs("human")
     typist = Typist(out, ["A", "A", "undo", "quit"])
     play(game, seats, input_fn=typist, out=out)
-    assert "Player 0 (human 0)" in out.getvalue()
+    # Two people: "Player 1" and "Player 2", by seat (the record's P0 and P1).
+    assert "Player 1 move> " in typist.prompts and "Player 2 move> " in typist.prompts
+    assert "Player 1 advanced (A)." in out.getvalue()
     assert [str(m) for m in game.moves] == ["A"]
 
 
@@ -182,7 +189,8 @@ def test_save_writes_a_record_that_replays(
     assert main(argv, input_fn=Typist(out, seed=4), out=out) == 0
     assert f"Saved the game record to {path}" in out.getvalue()
     record = pw.Record.load(path)
-    assert record.players == ("human", "random")
+    assert record.players == ("Player 1", "random")
+    assert record.seats == ("human", "random") and record.language == "en"
     assert record.result is not None and record.result["termination"] == "finished"
     (game,) = games
     assert record.replay().state == game.state
@@ -208,7 +216,7 @@ def test_rules_options() -> None:
     assert main([*argv, "--seed", "2", "--opponent", "random"], input_fn=typist, out=out) == 0
     shown = out.getvalue()
     assert "Special patches still lying on spaces: 20 26 32 44 50." in shown
-    assert "Player 1 (you) move> " in typist.prompts
+    assert "Your move> " in typist.prompts
     assert re.search(r"Example here: \d+r0@", shown)
 
 
@@ -221,9 +229,9 @@ def test_agents_against_each_other() -> None:
     argv = ["--agents", "greedy", "random", "--seed", "6"]
     assert main(argv, input_fn=no_input, out=out) == 0
     shown = out.getvalue()
-    assert "Player 0 (greedy) plays" in shown and "Player 1 (random) plays" in shown
+    assert "Greedy bought patch" in shown and re.search(r"Random (bought|advanced)", shown)
     assert "The game is over." in shown
-    assert re.search(r"Player 0 \(greedy\): \d+ \+ [07] - 2 x \d+ = -?\d+", shown)
+    assert re.search(r"greedy: \d+ \+ [07] - 2 x \d+ = -?\d+", shown)
 
 
 def test_tie_break_is_explained() -> None:
@@ -232,7 +240,10 @@ def test_tie_break_is_explained() -> None:
     state = pw.State.from_text(f"revised:rf 1,2 53,10,0,{empty} 53,10,0,{empty} 0 - 1 - -")
     seats = make_seats(["human", "greedy"])
     shown = text.scores_text(state, seats)
-    assert "Tied on -152: Player 1 (greedy) wins the tie-break" in shown
+    assert "Tied on -152: greedy wins the tie-break" in shown
+    # The person winning is spoken to: "you win", never "You wins".
+    you = text.scores_text(state, make_seats(["greedy", "human"]))
+    assert "Tied on -152: you win the tie-break" in you
 
 
 def test_option_errors_return_a_status(capsys: pytest.CaptureFixture[str]) -> None:

@@ -208,7 +208,7 @@ def test_whole_game_against_level_1_by_keys(tmp_path: Path) -> None:
         session = screen.session
         keep_screenshot(app, "tui-start")
         start = screen_text(app)
-        assert "You to move" in start and "level 1" in start
+        assert "Your move" in start and "level 1" in start
         for _turn in range(200):
             if session.state.is_terminal():
                 break
@@ -231,7 +231,8 @@ def test_whole_game_against_level_1_by_keys(tmp_path: Path) -> None:
         scores = session.state.scores()
         winner = session.state.winner()
         assert f"= {scores[0]}" in end and f"= {scores[1]}" in end
-        assert ("You wins" in end or "level 1 wins" in end) if scores[0] != scores[1] else True
+        assert ("You win by" in end or "Level 1 wins by" in end) if scores[0] != scores[1] else True
+        assert "You wins" not in end
         assert winner is not None
         # Escape looks at the final boards; e brings the scores back.
         await pilot.press("escape")
@@ -338,7 +339,7 @@ def test_placing_with_rotation_and_flip() -> None:
         move = session.game.moves[0]
         assert str(move) == "30f270@d3"
         assert session.state.players[0].quilt.squares == pw.Buy(30, 7, 2, 3).squares
-        assert "You buys patch 30 (30f270@d3)" in log_text(app)
+        assert "You bought patch 30 (30f270@d3)." in log_text(app)
 
     play(make_app(state=state), script)
 
@@ -494,7 +495,8 @@ def test_undo_between_two_people_takes_back_one_move() -> None:
         session = app.session
         await pilot.press("a", "enter")
         await pilot.press("a", "enter")
-        assert len(session.game) == 2 and "Player 0" in screen_text(app)
+        assert len(session.game) == 2 and "Player 1" in screen_text(app)
+        assert "Player 0" not in screen_text(app)
         await pilot.press("u")
         assert len(session.game) == 1 and session.player == 1
 
@@ -580,7 +582,7 @@ def test_save_and_load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     record = pw.Record.load(tmp_path / "g.json")
     assert pw.Game.from_record(record).state == saved[0]
     assert pw.Game.from_record(pw.Record.load(tmp_path / "g.txt")).state == saved[0]
-    assert record.players == ("human", "level1")
+    assert record.players == ("Player 1", "level1") and record.seats == ("human", "level1")
 
     async def second(pilot: Pilot[None], app: PatchworkApp) -> None:
         assert len(app.session.game) == 0
@@ -628,11 +630,11 @@ def test_everything_shows_at_80x24() -> None:
         assert text.count("▼") == 1 and text.count("▲") == 1  # both time tokens
         assert text.count("■") == len(state.special_spaces_left)
         assert text.count("●") == 9  # income marks
-        assert "buttons 5  income 0" in text
+        assert "buttons   5" in text and "income    0" in text
         assert f"score now {state.scores()[0]}" in text
         end = advance_only_end(state).scores()
-        assert f"end ≈ {end[0]}" in text and f"end ≈ {end[1]}" in text
-        assert "You to move: the start player" in text
+        assert f"end ≈     {end[0]}" in text and f"end ≈     {end[1]}" in text
+        assert "Your move: you are the start player" in text
         await pilot.press("question_mark")
         assert "Keys and mouse" in screen_text(app)
         await pilot.press("escape")
@@ -642,13 +644,13 @@ def test_everything_shows_at_80x24() -> None:
 
 def test_texts_go_through_the_language_layer(tmp_path: Path) -> None:
     root = catalog(
-        tmp_path, "fi", {"Hint": "Vihje", "score now {s}": "pisteet nyt {s}", "Quit": "Lopeta"}
+        tmp_path, "fi", {"Hint": "Vihje", "The game is over.": "Peli on ohi.", "Quit": "Lopeta"}
     )
     i18n.set_language("fi", localedir=root)
 
     async def script(pilot: Pilot[None], app: PatchworkApp) -> None:
         text = screen_text(app)
-        assert "Vihje" in text and "Lopeta" in text and "pisteet nyt -157" in text
+        assert "Vihje" in text and "Lopeta" in text
         assert "Advance" in text  # not translated in this catalog: English source text
 
     play(make_app(seed=3), script)

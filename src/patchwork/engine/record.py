@@ -23,13 +23,19 @@ from .rules import Rules
 from .state import State, check_circle, new_game
 
 FORMAT = "patchwork-record"
-VERSION = 1
+VERSION = 2  # version 2 adds the optional keys SEAT_KEYS; records without them stay version 1
+VERSIONS = (1, 2)
 TERMINATIONS = ("finished", "resigned", "time", "abandoned")
-KEYS = ("format", "version", "event", "date", "players", "rules", "setup", "moves", "result")
+SEAT_KEYS = ("seats", "language")  # who played each seat and in which language (optional)
+KEYS = (
+    "format", "version", "event", "date", "players", "seats", "language", "rules", "setup",
+    "moves", "result",
+)  # fmt: skip
 RESULT_KEYS = ("termination", "winner", "scores", "reason")
 TAGS = (
-    "Event", "Date", "Player0", "Player1", "Edition", "Rotation", "Flip",
-    "Circle", "FirstPlayer", "Position", "Termination", "Winner", "Scores", "Reason",
+    "Event", "Date", "Player0", "Player1", "Seat0", "Seat1", "Language", "Edition",
+    "Rotation", "Flip", "Circle", "FirstPlayer", "Position", "Termination", "Winner",
+    "Scores", "Reason",
 )  # fmt: skip
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _UNESCAPES = {v[1]: k for k, v in _ESCAPES.items()}
@@ -81,7 +87,9 @@ class Record:
     """Everything needed to replay and show a game.
 
     ``setup`` is ``{"circle": [...], "first_player": p}`` for a game from a fresh setup, or
-    ``{"position": text}`` for one that starts from a position text.
+    ``{"position": text}`` for one that starts from a position text. ``seats`` says what
+    played each seat ("human" or an agent's name) and ``language`` the language the game was
+    played in, so that a front end can resume it as it was; both are optional.
     """
 
     rules: Rules
@@ -91,6 +99,8 @@ class Record:
     result: dict[str, Any] | None = None
     date: str = field(default_factory=lambda: datetime.date.today().isoformat())
     event: str = ""
+    seats: tuple[str, str] | None = None
+    language: str | None = None
 
     # -- building -------------------------------------------------------------------------
 
@@ -103,6 +113,8 @@ class Record:
         date: str | None = None,
         termination: str | None = None,
         winner: int | None = None,
+        seats: tuple[str, str] | None = None,
+        language: str | None = None,
     ) -> Record:
         start = game.start
         fresh = len(start.circle) == 33 and start == new_game(
@@ -131,6 +143,8 @@ class Record:
             result=result,
             date=date or datetime.date.today().isoformat(),
             event=event,
+            seats=seats,
+            language=language,
         )
 
     def start_state(self) -> State:
@@ -164,14 +178,21 @@ class Record:
     # -- JSON -----------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """A fresh JSON-ready dict (changing it leaves the record alone)."""
+        """A fresh JSON-ready dict (changing it leaves the record alone): version 1 unless
+        the record has seats or a language, so that version 1 readers read it."""
+        extra: dict[str, Any] = {}
+        if self.seats is not None:
+            extra["seats"] = list(self.seats)
+        if self.language is not None:
+            extra["language"] = self.language
         return copy.deepcopy(
             {
                 "format": FORMAT,
-                "version": VERSION,
+                "version": VERSION if extra else 1,
                 "event": self.event,
                 "date": self.date,
                 "players": list(self.players),
+                **extra,
                 "rules": self.rules.to_dict(),
                 "setup": self.setup,
                 "moves": self.moves,
@@ -190,10 +211,12 @@ class Record:
         if d.get("format", FORMAT) != FORMAT:
             raise InvalidRecordError(f"not a patchwork record (format {d.get('format')!r})")
         version = d.get("version", VERSION)
-        if isinstance(version, bool) or version != VERSION:
+        if isinstance(version, bool) or version not in VERSIONS:
             raise InvalidRecordError(
-                f"record version {version!r} is not supported (this is version {VERSION})"
+                f"record version {version!r} is not supported (this reads versions 1 and 2)"
             )
+        if version == 1 and any(key in d for key in SEAT_KEYS):
+            raise InvalidRecordError("seats and language need record version 2")
         try:
             rules = Rules.from_dict(d.get("rules", {}))
         except PatchworkError as e:
@@ -211,6 +234,16 @@ class Record:
         for key in ("date", "event"):
             if not isinstance(d.get(key, ""), str):
                 raise InvalidRecordError(f"{key} must be a string")
+        seats = d.get("seats")
+        if seats is not None and not (
+            isinstance(seats, list)
+            and len(seats) == 2
+            and all(isinstance(s, str) and s for s in seats)
+        ):
+            raise InvalidRecordError('seats must be a list of two kinds, like ["human", "level3"]')
+        language = d.get("language")
+        if language is not None and not (isinstance(language, str) and language):
+            raise InvalidRecordError('language must be a language code, like "fi"')
         result = d.get("result")
         if result is not None and not isinstance(result, dict):
             raise InvalidRecordError("result must be an object or null")
@@ -222,6 +255,8 @@ class Record:
             result=result,
             date=d.get("date", ""),
             event=d.get("event", ""),
+            seats=None if seats is None else (seats[0], seats[1]),
+            language=language,
         )
         game = record.replay()
         record.moves = [str(m) for m in game.moves]  # one spelling: the notation's own
@@ -245,6 +280,12 @@ class Record:
             ("Date", self.date),
             ("Player0", self.players[0]),
             ("Player1", self.players[1]),
+        ]
+        if self.seats is not None:
+            tags += [("Seat0", self.seats[0]), ("Seat1", self.seats[1])]
+        if self.language is not None:
+            tags.append(("Language", self.language))
+        tags += [
             ("Edition", self.rules.edition),
             ("Rotation", "yes" if self.rules.rotation else "no"),
             ("Flip", "yes" if self.rules.flip else "no"),
@@ -340,8 +381,14 @@ class Record:
                 result["reason"] = tags["Reason"]
         elif {"Winner", "Scores", "Reason"} & set(tags):
             raise InvalidRecordError("Winner, Scores and Reason go with a [Termination ...] tag")
+        extra: dict[str, Any] = {}
+        if "Seat0" in tags or "Seat1" in tags:
+            extra["seats"] = [tags.get("Seat0", ""), tags.get("Seat1", "")]
+        if "Language" in tags:
+            extra["language"] = tags["Language"]
         record = cls.from_dict(
             {
+                **extra,
                 "rules": rules,
                 "setup": setup,
                 "moves": moves,

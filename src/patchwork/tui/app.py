@@ -20,7 +20,7 @@ from ..i18n import _, error_text, fmt
 from ..options import rules_from_args
 from .game_screen import GameScreen
 from .options import AppOptions
-from .seats import Seat, add_game_options, close_agent, make_seats, seat_kinds
+from .seats import HUMAN, Seat, add_game_options, close_agent, make_seats, seat_kinds
 from .session import Session
 
 
@@ -38,6 +38,7 @@ class PatchworkApp(App[None]):
         self.options = options or AppOptions(rules=session.state.rules)
         self.game_screen = GameScreen(session, host=self)
         self._games = 0
+        self.save_on_exit = True  # main writes --save on leaving unless told not to
 
     def get_default_screen(self) -> Screen[None]:
         return self.game_screen
@@ -54,7 +55,18 @@ class PatchworkApp(App[None]):
         for seat in old.seats:
             close_agent(seat.agent)
 
-    def quit_game(self) -> None:
+    def resume(self, game: Game, kinds: tuple[str, str], names: tuple[str, str]) -> None:
+        """Go on with a loaded game, with the players it was saved with (agents as new)."""
+        seats = make_seats(kinds, self.options.seed, names)
+        old = self.session
+        self.session = Session(game, seats)
+        self.game_screen.use(self.session)
+        for seat in old.seats:
+            close_agent(seat.agent)
+
+    def quit_game(self, save: bool = True) -> None:
+        """Leave; ``save`` False: the person chose not to save (``--save`` is not written)."""
+        self.save_on_exit = save
         self.game_screen.shutdown()
         self.exit()
 
@@ -78,7 +90,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_game_options(parser, opponent="level2", watch="level2 level4")
     parser.add_argument(
-        "--load", metavar="FILE", help=_("continue the game of a record (.json/.txt)")
+        "--load",
+        metavar="FILE",
+        help=_(
+            "continue the game of a record (.json/.txt) with the players and language it was "
+            "saved with (--opponent, --agents, --seat and --lang still choose)"
+        ),
     )
     parser.add_argument(
         "--save", metavar="FILE", help=_("write the game record to FILE on leaving")
@@ -109,24 +126,29 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def setup(args: argparse.Namespace) -> tuple[Session, AppOptions]:
-    """The session and options the command line asks for (PatchworkError when it cannot)."""
+    """The session and options the command line asks for (PatchworkError when it cannot).
+
+    ``--load`` resumes a game with the seats, names and language it was saved with, unless
+    ``--opponent``, ``--agents``, ``--seat`` or ``--lang`` say otherwise."""
     if not args.hint_time > 0 or args.delay < 0:
         raise PatchworkError(_("--hint-time must be positive and --delay not negative"))
     rules = rules_from_args(args)
+    saved: tuple[str, str] | None = None
+    names: tuple[str, str] | None = None
     if args.load:
-        try:
-            game = Session.load(args.load)
-        except OSError as e:
-            raise PatchworkError(
-                fmt(_("cannot read {path}: {error}"), path=args.load, error=e)
-            ) from None
+        record = Session.load_record(args.load)
+        game = Game.from_record(record)
         rules = game.start.rules
+        saved, names = record.seats, record.players
+        if record.language and not args.lang:
+            i18n.set_language(record.language)
     else:
         game = Game(new_game(seed=args.seed, rules=rules))
-    seats: tuple[Seat, Seat] = make_seats(seat_kinds(args), args.seed)
+    kinds = seat_kinds(args, saved)
+    seats: tuple[Seat, Seat] = make_seats(kinds, args.seed, names)
     options = AppOptions(
         rules=rules,
-        human_seat=args.seat,
+        human_seat=kinds.index(HUMAN) if kinds.count(HUMAN) == 1 else 0,
         seed=args.seed,
         delay=args.delay,
         hint_time=args.hint_time,
@@ -164,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     app = PatchworkApp(session, options)
     app.run()
-    if args.save:
+    if args.save and app.save_on_exit:
         try:
             app.session.record(termination="abandoned").save(args.save)
         except (OSError, PatchworkError) as e:

@@ -11,56 +11,112 @@ from collections.abc import Sequence
 from ..ai import SearchResult
 from ..engine import PATCHES, Advance, Buy, Move, PlaceSpecial, State, square_name
 from ..engine.data import BONUS_POINTS, EMPTY_PENALTY, FINAL_SPACE
-from ..i18n import _, fmt, ngettext
+from ..i18n import _, fmt, ngettext, pgettext
 from .seats import Seat
 
 ADVANCE = Advance()
 
 
-def name(seats: tuple[Seat, Seat], p: int) -> str:
+def name(seats: Sequence[Seat], p: int) -> str:
     return seats[p].label(p)
 
 
-def turn_text(state: State, seats: tuple[Seat, Seat]) -> str:
+def said(seats: Sequence[Seat], p: int, you: str, other: str, **values: object) -> str:
+    """A sentence about seat ``p``: ``you`` (already translated, second person) for the one
+    person at the keyboard, else ``other`` with ``{name}`` (third person). Every sentence
+    whose subject is a seat goes through here, so that no language ever says "You buys"."""
+    seat = seats[p]
+    text = fmt(you, **values) if seat.is_you else fmt(other, name=seat.label(p), **values)
+    return text[:1].upper() + text[1:]  # "Level 3 bought...": a sentence starts with a capital
+
+
+def turn_text(state: State, seats: Sequence[Seat]) -> str:
     """Whose turn it is, and the rule that makes it theirs."""
     p = state.current_player
     if p is None:
         return _("The game is over.")
-    who = name(seats, p)
-    if state.pending_specials:
-        return fmt(
+    n = state.pending_specials
+    if n:
+        return said(
+            seats,
+            p,
+            ngettext(
+                "You must place a special patch first.",
+                "You must place {n} special patches first.",
+                n,
+            ),
             ngettext(
                 "{name} must place a special patch first.",
                 "{name} must place {n} special patches first.",
-                state.pending_specials,
+                n,
             ),
-            name=who,
-            n=state.pending_specials,
+            n=n,
         )
     mine, theirs = state.players[p].position, state.players[1 - p].position
     if mine < theirs:
-        return fmt(
+        return said(
+            seats,
+            p,
+            _("Your move: you are behind on the time board ({mine} against {theirs})."),
             _("{name} to move: behind on the time board ({mine} against {theirs})."),
-            name=who,
             mine=mine,
             theirs=theirs,
         )
     if mine == 0:
-        return fmt(_("{name} to move: the start player."), name=who)
-    return fmt(
+        return said(
+            seats,
+            p,
+            _("Your move: you are the start player."),
+            _("{name} to move: the start player."),
+        )
+    return said(
+        seats,
+        p,
+        _("Your move: both on space {space}, your token on top (it came last)."),
         _("{name} to move: both on space {space}, this token on top (it came last)."),
-        name=who,
         space=mine,
     )
 
 
-def move_text(move: Move) -> str:
-    """A move in words, with its notation."""
+def move_sentence(seats: Sequence[Seat], p: int, move: Move) -> str:
+    """The move log's line for a move seat ``p`` made: who did what, with the notation."""
     if isinstance(move, Buy):
-        return fmt(_("buys patch {id} ({move})"), id=move.patch_id, move=move)
+        return said(
+            seats,
+            p,
+            pgettext("move log", "You bought patch {id} ({move})."),
+            pgettext("move log", "{name} bought patch {id} ({move})."),
+            id=move.patch_id,
+            move=str(move),
+        )
     if isinstance(move, PlaceSpecial):
-        return fmt(_("places a special patch on {square}"), square=square_name(move.row, move.col))
-    return _("advances (A)")
+        square = square_name(move.row, move.col)
+        return said(
+            seats,
+            p,
+            pgettext("move log", "You placed a special patch on {square}."),
+            pgettext("move log", "{name} placed a special patch on {square}."),
+            square=square,
+        )
+    return said(
+        seats,
+        p,
+        pgettext("move log", "You advanced (A)."),
+        pgettext("move log", "{name} advanced (A)."),
+    )
+
+
+def suggestion_text(move: Move) -> str:
+    """A move as advice (what the hint says to do), with its notation once."""
+    if isinstance(move, Buy):
+        return fmt(_("buy patch {id} ({move})"), id=move.patch_id, move=str(move))
+    if isinstance(move, PlaceSpecial):
+        return fmt(
+            _("place a special patch on {square} ({move})"),
+            square=square_name(move.row, move.col),
+            move=str(move),
+        )
+    return _("advance (A)")
 
 
 def advance_text(state: State) -> str:
@@ -142,9 +198,13 @@ def patch_numbers(patch_id: int) -> list[str]:
     ]
 
 
-def score_lines(state: State, names: Sequence[str]) -> list[str]:
-    """The score of each player (named by ``names``) broken down, then the winner and the
-    tie-break when used: what both terminal games show at the end."""
+def score_lines(
+    state: State, seats: Sequence[Seat], names: Sequence[str] | None = None
+) -> list[str]:
+    """The score of each player broken down, then the winner and the tie-break when used:
+    what both terminal games show at the end. ``names`` name the seats in the breakdown
+    (default: their labels); the winner's sentence speaks to "you" where a person won."""
+    names = names or [seats[p].label(p) for p in (0, 1)]
     scores = state.scores()
     lines = [
         fmt(
@@ -173,22 +233,26 @@ def score_lines(state: State, names: Sequence[str]) -> list[str]:
     lines.append("")
     if scores[0] == scores[1]:
         lines.append(
-            fmt(
+            said(
+                seats,
+                winner,
+                _("Tied on {score}: you win the tie-break, having reached space {final} first."),
                 _(
                     "Tied on {score}: {name} wins the tie-break, "
                     "having reached space {final} first."
                 ),
                 score=scores[0],
-                name=names[winner],
                 final=FINAL_SPACE,
             )
         )
     else:
         margin = abs(scores[0] - scores[1])
         lines.append(
-            fmt(
+            said(
+                seats,
+                winner,
+                ngettext("You win by {n} point.", "You win by {n} points.", margin),
                 ngettext("{name} wins by {n} point.", "{name} wins by {n} points.", margin),
-                name=names[winner],
                 n=margin,
             )
         )
@@ -196,12 +260,12 @@ def score_lines(state: State, names: Sequence[str]) -> list[str]:
 
 
 def hint_text(result: SearchResult) -> str:
-    """The searcher's suggestion with its evaluation."""
+    """The searcher's suggestion with its evaluation, each thing said once: the move in
+    words with its notation, the win chance, the margin, then the line it expects."""
     line = " ".join(str(m) for m in result.principal_line[1:5])
     text = fmt(
-        _("Hint: {move} {how}: win chance {win:.0%}, expected margin {margin:+.1f}"),
-        move=result.best_move,
-        how=move_text(result.best_move),
+        _("Hint: {how}: win chance {win:.0%}, expected margin {margin:+.1f}"),
+        how=suggestion_text(result.best_move),
         win=result.win_probability,
         margin=result.margin,
     )
@@ -212,5 +276,11 @@ def hint_text(result: SearchResult) -> str:
     return text
 
 
-def thinking_text(seats: tuple[Seat, Seat], p: int) -> str:
+def game_over_title(seats: Sequence[Seat], winner: int | None) -> str:
+    if winner is None:
+        return _("Game over")
+    return said(seats, winner, _("Game over: you win!"), _("Game over: {name} wins!"))
+
+
+def thinking_text(seats: Sequence[Seat], p: int) -> str:
     return fmt(_("{name} is thinking"), name=name(seats, p))

@@ -23,7 +23,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from .. import i18n
 from ..ai import Agent, Limit, MCTSAgent, SearchResult
-from ..engine import Advance, Game, IllegalMoveError, Move, PatchworkError
+from ..engine import Advance, Game, IllegalMoveError, Move, PatchworkError, Record
 from ..i18n import _, error_text, fmt, ngettext
 from . import colours, describe, panels
 from .offer import PatchCard, circle_text
@@ -39,6 +39,7 @@ from .screens import (
     LanguageScreen,
     NewGameScreen,
     PathScreen,
+    QuitScreen,
     direction_classes,
 )
 from .seats import close_agent, stop_agent
@@ -57,7 +58,9 @@ class Host(Protocol):
 
     def new_game(self, kinds: tuple[str, str]) -> None: ...
 
-    def quit_game(self) -> None: ...
+    def resume(self, game: Game, kinds: tuple[str, str], names: tuple[str, str]) -> None: ...
+
+    def quit_game(self, save: bool = True) -> None: ...
 
 
 class GameScreen(Screen[None]):
@@ -103,10 +106,11 @@ class GameScreen(Screen[None]):
         self.paused = False
         self.notice: Text = Text()
         self._spin = 0
-        self._loaded: Game | None = None
+        self._loaded: Record | None = None
         self._last_path = ""
         self._shown: dict[str, Text | Content | str] = {}
         self._ai_lock = threading.Lock()
+        self._clean_version = session.version  # the position last started, loaded or saved
 
     # -- layout -----------------------------------------------------------------------------
 
@@ -271,7 +275,7 @@ class GameScreen(Screen[None]):
         s = self.session
         p = s.player
         assert p is not None
-        line = f"{describe.name(s.seats, p)} {describe.move_text(move)}"
+        line = describe.move_sentence(s.seats, p, move)
         if result is not None:
             line += " " + fmt(_("(expects to win {win:.0%})"), win=result.win_probability)
         s.play(move)
@@ -279,9 +283,7 @@ class GameScreen(Screen[None]):
         self.next_turn()
 
     def _played(self, move: Move, player: int) -> None:
-        self.log_line(
-            f"{describe.name(self.session.seats, player)} {describe.move_text(move)}", player
-        )
+        self.log_line(describe.move_sentence(self.session.seats, player, move), player)
         self.say("")
         self.next_turn()
 
@@ -435,7 +437,7 @@ class GameScreen(Screen[None]):
         self.hinting = self.run_worker(
             work, name="hint", group="hint", thread=True, exit_on_error=False
         )
-        self.say(_("Looking for a hint…"))
+        self.say("")  # the status line says it is looking (once), with its spinner
         self._draw_status()
 
     def _show_hint(self, result: SearchResult) -> None:
@@ -455,7 +457,23 @@ class GameScreen(Screen[None]):
         self.redraw()
 
     def action_quit(self) -> None:
-        self.host.quit_game()
+        """Quit at once when nothing would be lost (the game is over, or nothing happened
+        since it started, was loaded or saved); otherwise ask, offering to save first."""
+        s = self.session
+        if s.state.is_terminal() or s.version == self._clean_version:
+            self.host.quit_game()
+            return
+        save_path = self.host.options.save_path
+
+        def chosen(what: str | None) -> None:
+            if what == "discard":
+                self.host.quit_game(save=False)
+            elif what == "save" and save_path:
+                self.host.quit_game()  # the command saves to --save on leaving
+            elif what == "save":
+                self.action_save(then_quit=True)
+
+        self.app.push_screen(QuitScreen(save_path), chosen)
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
@@ -485,8 +503,9 @@ class GameScreen(Screen[None]):
 
     # -- files and games --------------------------------------------------------------------
 
-    def action_save(self) -> None:
+    def action_save(self, then_quit: bool = False) -> None:
         default = self._last_path or self.host.options.save_path or "patchwork-game.json"
+        version = self.session.version
 
         def save(path: str) -> str | None:
             try:
@@ -498,7 +517,10 @@ class GameScreen(Screen[None]):
         def done(path: str | None) -> None:
             if path:
                 self._last_path = path
+                self._clean_version = version
                 self.say(fmt(_("Saved the game record to {path}."), path=path), colours.GOOD)
+                if then_quit:
+                    self.host.quit_game(save=False)  # just saved where the person said
 
         self.app.push_screen(PathScreen(_("Save the game record as"), default, save), done)
 
@@ -507,18 +529,29 @@ class GameScreen(Screen[None]):
 
         def load(path: str) -> str | None:
             try:
-                self._loaded = Session.load(path)
+                self._loaded = Session.load_record(path)
             except (OSError, PatchworkError) as e:
                 return fmt(_("Cannot load {path}: {error}"), path=path, error=error_text(e))
             return None
 
         def done(path: str | None) -> None:
-            game, self._loaded = self._loaded, None
-            if not path or game is None:
+            record, self._loaded = self._loaded, None
+            if not path or record is None:
                 return
             self._last_path = path
             self.stop_thinking()
-            self.session.replace(game)
+            game = Game.from_record(record)
+            kinds = tuple(seat.kind for seat in self.session.seats)
+            if record.seats is not None and record.seats != kinds:
+                # The game goes on with the players it was saved with, as --load does.
+                try:
+                    self.host.resume(game, record.seats, record.players)
+                except PatchworkError as e:
+                    self.session.replace(game)
+                    self.log_line(error_text(e))
+            else:
+                self.session.replace(game)
+            self._clean_version = self.session.version
             self.log_line(fmt(_("Loaded {path}."), path=path))
             self.say(
                 fmt(
@@ -548,6 +581,7 @@ class GameScreen(Screen[None]):
         """Play another game on this screen."""
         self.stop_thinking()
         self.session = session
+        self._clean_version = session.version
         self.paused = False
         self.query_one("#log", RichLog).clear()
         self.say("")
@@ -573,12 +607,7 @@ class GameScreen(Screen[None]):
 
     def show_end(self) -> None:
         s = self.session
-        winner = s.state.winner()
-        title = (
-            fmt(_("Game over: {name} wins!"), name=describe.name(s.seats, winner))
-            if winner is not None
-            else _("Game over")
-        )
+        title = describe.game_over_title(s.seats, s.state.winner())
 
         def chosen(what: str | None) -> None:
             if what == "new":
@@ -592,7 +621,7 @@ class GameScreen(Screen[None]):
             elif what == "quit":
                 self.host.quit_game()
 
-        lines = describe.score_lines(s.state, [describe.name(s.seats, p) for p in (0, 1)])
+        lines = describe.score_lines(s.state, s.seats)
         self.app.push_screen(EndScreen(title, lines, s.can_undo()), chosen)
 
     def on_unmount(self) -> None:

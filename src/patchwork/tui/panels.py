@@ -5,6 +5,7 @@ Every figure is read from the engine: the state, the state a move leads to, the 
 
 from __future__ import annotations
 
+from rich.cells import cell_len, set_cell_size
 from rich.style import Style
 from rich.text import Text
 from textual.content import Content
@@ -44,7 +45,7 @@ def quilt_picture(session: Session, q: int) -> QuiltPicture:
     state = session.state
     ghost = session.ghost if state.current_player == q else None
     picture = QuiltPicture(
-        title=f"{names(session)[q]} P{q}",
+        title=names(session)[q],
         player=q,
         to_move=state.current_player == q,
         bonus=state.bonus_owner == q,
@@ -58,15 +59,33 @@ def quilt_picture(session: Session, q: int) -> QuiltPicture:
     return picture
 
 
-def info_text(session: Session, q: int) -> str:
+INFO_WIDTH = 20  # the width of a quilt board, and of the figures under it (app.tcss)
+
+
+def info_lines(session: Session, q: int, width: int = INFO_WIDTH) -> list[str]:
+    """The figures under player ``q``'s quilt, one a line: the labels in a column, the numbers
+    in the next (so that both players' figures read as two tables). Whatever the numbers and
+    the language, a line never wraps, and two figures never run together: a label too long
+    for the room left is cut, never a number."""
     me = session.state.players[q]
-    return "\n".join(
-        [
-            fmt(_("buttons {b}  income {i}"), b=me.buttons, i=me.income),
-            fmt(_("score now {s}"), s=session.state.scores()[q]),
-            fmt(_("end ≈ {e}"), e=session.projection()[q]),
-        ]
-    )
+    figures = [
+        (pgettext("figure", "buttons"), fmt("{n}", n=me.buttons)),
+        (pgettext("figure", "income"), fmt("{n}", n=me.income)),
+        (pgettext("figure", "score now"), fmt("{n}", n=session.state.scores()[q])),
+        (pgettext("figure", "end ≈"), fmt("{n}", n=session.projection()[q])),
+    ]
+    numbers = max(cell_len(number) for _, number in figures)
+    column = min(max(cell_len(label) for label, _ in figures), width - numbers - 1)
+    lines = []
+    for label, number in figures:
+        if cell_len(label) > column:
+            label = set_cell_size(label, column - 1) + "…"
+        lines.append(set_cell_size(label, column) + " " + number)
+    return lines
+
+
+def info_text(session: Session, q: int) -> str:
+    return "\n".join(info_lines(session, q))
 
 
 def card_picture(session: Session, slot: int) -> CardPicture:

@@ -62,6 +62,43 @@ class ConfirmScreen(ModalScreen[bool]):
         self.dismiss(event.button.id == "yes")
 
 
+class QuitScreen(ModalScreen[str]):
+    """Leaving a game that is not over: "save" (and quit), "discard" (quit without saving)
+    or "cancel". Enter and Escape cancel, so that no key pressed by habit loses the game."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "choose('save')", show=False),
+        Binding("d", "choose('discard')", show=False),
+        Binding("escape,enter,c", "choose('cancel')", show=False),
+    ]
+
+    def __init__(self, save_path: str | None) -> None:
+        super().__init__(classes=direction_classes())
+        self.save_path = save_path
+
+    def compose(self) -> ComposeResult:
+        if self.save_path:
+            body = fmt(
+                _("The game is not over. Save it to {path} before quitting?"), path=self.save_path
+            )
+        else:
+            body = _("The game is not over. Save it before quitting?")
+        with Vertical(classes="dialog", id="quit"):
+            yield Static(_("Quit the game?"), classes="dialog-title")
+            yield Static(body, markup=False)
+            with Horizontal(classes="dialog-buttons"):
+                yield _button(_("s Save and quit"), "save")
+                yield _button(_("d Quit without saving"), "discard")
+                yield _button(_("Esc Cancel"), "cancel")
+            yield Static(_("Enter or Esc: back to the game"), classes="dialog-keys")
+
+    def action_choose(self, what: str) -> None:
+        self.dismiss(what)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id or "cancel")
+
+
 class PathScreen(ModalScreen[str | None]):
     """Ask for a file name; ``act(path)`` does the work and returns an error text or None."""
 

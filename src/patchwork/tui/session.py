@@ -22,7 +22,7 @@ from ..engine import (
 from ..engine import kernels as K
 from ..i18n import _, error_text, fmt, ngettext
 from .placement import Ghost, Square, fitting_anchors, mirrored, rotated
-from .seats import Seat
+from .seats import Seat, game_record
 
 Mode = Literal["versus", "people", "watch"]
 OfferStatus = Literal["ok", "cost", "room", "wait"]
@@ -278,17 +278,17 @@ class Session:
         self.prepare_turn()
 
     def record(self, termination: str | None = None) -> Record:
-        names = (self.seats[0].record_name, self.seats[1].record_name)
-        if self.state.is_terminal():
-            termination = None
-        return Record.from_game(
-            self.game, players=names, event="patchwork play", termination=termination
-        )
+        return game_record(self.game, self.seats, termination)
 
     def save(self, path: str) -> None:
         self.record().save(path)
 
     @staticmethod
+    def load_record(path: str) -> Record:
+        """A record file, replayed and checked; PatchworkError saying what is wrong."""
+        return Record.load(path)
+
+    @staticmethod
     def load(path: str) -> Game:
-        """The game of a record file; PatchworkError or OSError saying what is wrong."""
+        """The game of a record file; PatchworkError saying what is wrong."""
         return Game.from_record(Record.load(path))

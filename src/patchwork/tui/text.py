@@ -24,7 +24,6 @@ from ..engine import (
     PatchworkError,
     PlaceSpecial,
     Player,
-    Record,
     State,
     new_game,
     square_name,
@@ -33,8 +32,8 @@ from ..engine.data import FINAL_SPACE, INCOME_SPACES
 from ..engine.play import Played, play_out
 from ..i18n import _, digits, error_text, fmt, ngettext
 from ..options import rules_from_args
-from .describe import patch_numbers, score_lines
-from .seats import Seat, add_game_options, make_seats, seat_kinds
+from .describe import move_sentence, patch_numbers, said, score_lines
+from .seats import Seat, add_game_options, game_record, make_seats, seat_kinds
 
 InputFn = Callable[[str], str]
 Outcome = Literal["finished", "quit", "interrupted"]
@@ -50,10 +49,8 @@ FULL_LISTING = 40  # list every legal move when there are at most this many
 
 
 def _who(seats: Sequence[Seat], p: int) -> str:
-    seat = seats[p]
-    if seat.is_human and seat.humans == 1:
-        return fmt(_("Player {n} (you)"), n=p)
-    return fmt(_("Player {n} ({name})"), n=p, name=seat.record_name)
+    """The seat's name, as the full-screen game says it ("You", "Player 2", "level 3")."""
+    return seats[p].label(p)
 
 
 def _side_by_side(columns: Sequence[Sequence[str]], width: int) -> list[str]:
@@ -129,7 +126,7 @@ def render_state(state: State, seats: Sequence[Seat]) -> str:
         fmt(_("Special patches still lying on spaces: {spaces}."), spaces=specials),
         _("Bonus tile (7x7): unclaimed.")
         if bonus is None
-        else fmt(_("Bonus tile (7x7): Player {n}."), n=bonus),
+        else fmt(_("Bonus tile (7x7): {name}."), name=_who(seats, bonus)),
         "",
     ]
     p = state.current_player
@@ -140,20 +137,31 @@ def render_state(state: State, seats: Sequence[Seat]) -> str:
     if state.pending_specials:
         n = state.pending_specials
         lines.append(
-            fmt(
+            said(
+                seats,
+                p,
+                ngettext(
+                    "You must place a special patch on an empty square, like {move}.",
+                    "You must place {n} special patches on empty squares, like {move}.",
+                    n,
+                ),
                 ngettext(
                     "{name} must place a special patch on an empty square, like {move}.",
                     "{name} must place {n} special patches on empty squares, like {move}.",
                     n,
                 ),
-                name=_who(seats, p),
                 n=n,
                 move=str(state.legal_moves()[0]),
             )
         )
     else:
         lines.append(
-            fmt(_("{name} to move: buy an offered patch or advance (A)."), name=_who(seats, p))
+            said(
+                seats,
+                p,
+                _("Your move: buy an offered patch or advance (A)."),
+                _("{name} to move: buy an offered patch or advance (A)."),
+            )
         )
     return "\n".join(lines)
 
@@ -258,7 +266,7 @@ def moves_text(state: State, arg: str = "") -> str:
 
 def scores_text(state: State, seats: Sequence[Seat]) -> str:
     """The final (or current) scores broken down, and the winner with the tie-break if used."""
-    return "\n".join(score_lines(state, [_who(seats, p) for p in (0, 1)]))
+    return "\n".join(score_lines(state, seats))
 
 
 # -- playing --------------------------------------------------------------------------------
@@ -288,7 +296,8 @@ def _human_turn(
     assert p is not None
     while True:
         try:
-            text = i18n.ascii_digits(input_fn(fmt(_("{name} move> "), name=_who(seats, p))))
+            prompt = said(seats, p, _("Your move> "), _("{name} move> "))
+            text = i18n.ascii_digits(input_fn(prompt))
         except EOFError:
             write("\n" + _("End of input: quitting."))
             return "quit"
@@ -345,7 +354,7 @@ def play(
         return answer
 
     def played(turn: Played) -> None:
-        write(fmt(_("{name} plays {move}"), name=_who(seats, turn.player), move=str(turn.move)))
+        write(move_sentence(seats, turn.player, turn.move))
 
     try:
         while not play_out(game, (ask, ask), on_move=played):
@@ -362,10 +371,8 @@ def play(
 
 
 def save_record(game: Game, seats: Sequence[Seat], path: str, outcome: Outcome) -> None:
-    names = (seats[0].record_name, seats[1].record_name)
     termination = None if outcome == "finished" else "abandoned"
-    record = Record.from_game(game, players=names, event="patchwork play", termination=termination)
-    record.save(path)
+    game_record(game, seats, termination).save(path)
 
 
 def build_parser() -> argparse.ArgumentParser:
