@@ -426,7 +426,8 @@ export class GameScreen {
     // For people nothing; for tests and tools, which version this screen shows.
     this.root.dataset.version = String(g.version);
     this.root.dataset.status = g.status;
-    document.title = `${_("Patchwork")} – ${this.plainName(0)} : ${this.plainName(1)}`;
+    const title = _("Patchwork");
+    document.title = `${title} – ${this.plainName(0)} : ${this.plainName(1)}`;
     this.renderBar();
     this.renderInvite();
     this.renderPlayers();
@@ -729,7 +730,7 @@ export class GameScreen {
           "data-patch": String(o.patch),
           "aria-pressed": "false",
           "aria-disabled": can ? null : "true",
-          "aria-label": patchLabel(o) + (why ? `. ${why}` : "") + (can ? `. ${_("Press Enter to pick it up.")}` : ""),
+          "aria-label": patchLabel(o) + (why ? `. ${why}` : "") + (can ? ". " + _("Press Enter to pick it up.") : ""),
         }, [
           h("span", { class: "slot-no", "aria-hidden": "true", text: num(i + 1) }),
           h("div", { class: "card-shape" }, [patchSvg(o, 0, 20)]),
