@@ -137,6 +137,21 @@ def test_the_pot_is_up_to_date_with_the_source() -> None:
     assert gone == set(), f"in the POT but no longer in the source: {sorted(gone, key=str)[:5]}"
 
 
+def test_no_text_hides_where_the_extractor_cannot_see_it() -> None:
+    """Babel reads neither a Python f-string's fields nor a JavaScript template literal's:
+    a ``_("...")`` inside ``{...}`` or ``${...}`` never reaches the catalogs."""
+    src = Path(i18n.__file__).resolve().parent.parent
+    literal = r"_\(\s*[\"'`]"  # _("a text"), not _(a_variable)
+    hidden = re.compile(rf"\$\{{\s*{literal}|\bf\"[^\"]*\{{\s*{literal}|\bf'[^']*\{{\s*{literal}")
+    found = [
+        f"{path.relative_to(src)}:{n}"
+        for path in [*src.rglob("*.py"), *src.rglob("*.js")]
+        for n, line in enumerate(path.read_text("utf-8").splitlines(), 1)
+        if hidden.search(line)
+    ]
+    assert found == []
+
+
 def test_the_pot_holds_every_part_of_the_program() -> None:
     pot = tools.read_catalog(tools.POT)
     files = {loc[0] for m in pot for loc in m.locations}
