@@ -11,6 +11,7 @@ line from just before the spawn. Prints each run and the median and maximum; the
 
 from __future__ import annotations
 
+import re
 import statistics
 import subprocess
 import sys
@@ -42,16 +43,26 @@ def first_answer(args: list[str]) -> tuple[float, str, str]:
 def main(argv: list[str]) -> int:
     runs = int(argv[0]) if argv and argv[0] != "--" else 10
     extra = argv[argv.index("--") + 1 :] if "--" in argv else []
-    times = []
+    times, imports, ready, searched = [], [], [], 0
     for i in range(runs):
         seconds, line, err = first_answer(BOT + extra)
         times.append(seconds)
+        start = re.search(r"(\d+) ms to import, ready to answer (\d+) ms", err)
+        if start:
+            imports.append(float(start[1]))
+            ready.append(float(start[2]))
+        searched += "by the search" in err
         last = err.splitlines()[-1] if err else ""
         print(f"{i + 1:3}. {1000 * seconds:6.0f} ms  {line!r}  {last}")
     print(
         f"first answer after spawn: median {1000 * statistics.median(times):.0f} ms, "
-        f"max {1000 * max(times):.0f} ms over {runs} runs"
+        f"max {1000 * max(times):.0f} ms over {runs} runs; by the search {searched} times"
     )
+    if ready:
+        print(
+            f"the bot's own report: importing took {statistics.median(imports):.0f} ms, "
+            f"ready to answer {statistics.median(ready):.0f} ms after its start (medians)"
+        )
     return 0
 
 
