@@ -209,8 +209,8 @@ class CodinGameBot:
         loader = self.loader
         self.budget = 0.0
         if loader is not None and not loader.search.is_set():
-            # Wait for the search while the policy could still answer in time.
-            loader.search.wait(max(0.0, stop - FALLBACK_SECONDS - time.perf_counter()))
+            if loader.error is None:  # wait for it while the policy could still answer in time
+                loader.search.wait(max(0.0, stop - FALLBACK_SECONDS - time.perf_counter()))
             if not loader.search.is_set() and self.fallback is not None:
                 self.fallback_turns += 1
                 return self.fallback.choose(state), "", "the policy (the search is loading)"
