@@ -362,12 +362,24 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def rehearse(agent: Agent) -> None:
-    """Answer an opening turn with ``agent`` on a throwaway bot: this loads the compiled code
-    a turn needs (reading the position, choosing, applying the move) before any clock runs."""
+    """Play two turns with ``agent`` on a throwaway bot, the opening and the reply to the
+    opponent's move: this loads the compiled code turns need (reading the position, the
+    opponent's moves, choosing, applying the move) before any clock runs, so that no turn
+    waits for it behind the search loading on its thread."""
+    bot = CodinGameBot(agent, 1.0, 1.0, 0.0, chat=False)
     lines = iter(init_lines(RULES) + turn_lines(new_game(seed=0, rules=RULES), []))
     read_init(lambda: next(lines))
-    view = read_turn(lambda: next(lines))
-    CodinGameBot(agent, 1.0, 1.0, 0.0, chat=False).answer(view, time.perf_counter())
+    bot.answer(read_turn(lambda: next(lines)), time.perf_counter())
+    bot.answered()
+    state, moves = bot.expected, []
+    while state is not None and not state.is_terminal() and state.current_player != bot.me:
+        move = agent.choose(state)
+        moves.append(str(command_of_move(move, state)))
+        state = state.apply(move)
+    if state is not None and not state.is_terminal():
+        lines = iter(turn_lines(state, moves))
+        bot.answer(read_turn(lambda: next(lines)), time.perf_counter())
+        bot.answered()
 
 
 def main(argv: list[str] | None = None) -> int:
