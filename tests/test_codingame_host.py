@@ -393,6 +393,24 @@ def test_cg_bot_plays_the_policy_until_its_search_is_loaded() -> None:
     agent.close()
 
 
+def test_cg_bot_start_up_skips_numba_s_probe_for_scipy_s_linear_algebra() -> None:
+    # Numba's set-up imports SciPy's BLAS where SciPy is installed (a quarter second of a first
+    # turn); the bot's start-up tells the probe there is none, and only for that while.
+    script = (
+        "import sys\n"
+        "from patchwork.ai.warmup import numba_without_blas_probe\n"
+        "from patchwork.protocol import cg_bot\n"
+        "from patchwork.ai import PolicyAgent\n"
+        "with numba_without_blas_probe():\n"
+        "    cg_bot.rehearse(PolicyAgent(seed=0))\n"
+        "print('numba.np.arraymath' in sys.modules, 'scipy.linalg' in sys.modules)\n"
+        "print('scipy.linalg.cython_blas' in sys.modules)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["True", "False", "False"]  # set up, no SciPy, nothing left
+
+
 GARBAGE = [
     (b"9\n5 11 17\n", "incomeTime"),
     (b"9\n5 11 17 23 29 35 41 47 53\n5\n20 26 32 44 50\n5 0 0\nO.O.O\n", "quilt row"),
