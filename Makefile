@@ -14,7 +14,10 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# Bytecode for our modules even where PYTHONDONTWRITEBYTECODE is set: each program start
+# (a CodinGame bot's first turn counts it) would otherwise compile every module from source.
 install: $(STAMP)
+	@$(BIN)/python -m compileall -q src
 
 play: install
 	$(BIN)/patchwork play

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import patchwork as pw
-from patchwork.ai import get_agent
+from patchwork.ai import MCTSAgent, PolicyAgent, get_agent
 from patchwork.ai.warmup import warm_up_search
 from patchwork.protocol import cg_bot, cg_host, codingame
 from patchwork.protocol.cg_host import AgentSeat, BotSeat, HostResult, host_game
@@ -33,6 +33,7 @@ CG_BOT = f"{PYTHON} -m patchwork.protocol.cg_bot"
 def compiled_code_cached() -> None:
     """Load (or compile, once, into Numba's cache) what the bot processes will load."""
     warm_up_search(RULES)
+    cg_bot.rehearse(PolicyAgent(seed=0))  # what the bot answers with while its search loads
 
 
 # Tests that are not about time give the test bot five times the arena's limits, so that a
@@ -302,6 +303,112 @@ def test_cg_bot_answers_its_first_turn_within_the_limit_when_its_input_comes_lat
     assert "search budget" in report
     budget_ms = float(report.split("search budget ")[1].split(" ms")[0])
     assert answered < 0.98 or budget_ms <= 1.0, (answered, report)
+
+
+def _host_with_no_start_up_grace(*bot_options: str) -> tuple[str, list[str]]:
+    """A game of ``cg-bot --debug`` under ``cg-host --startup-grace 0`` (the arena's start: the
+    bot spawned and its first input written at once): the host's output and the bot's report.
+    Later turns have twice the arena's time, so that a busy machine cannot lose them."""
+    command = [
+        sys.executable, "-m", "patchwork.protocol.cg_host",
+        " ".join([CG_BOT, "--debug", "--seed", "3", *bot_options]), "--vs", "greedy",
+        "--seed", "4", "--startup-grace", "0", "--relax-time", "2", "--show-stderr",
+    ]  # fmt: skip
+    run = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "result: finished" in run.stdout, run.stdout + run.stderr
+    report = [line for line in run.stderr.splitlines() if line.startswith("[bot] cg-bot:")]
+    return run.stdout, report
+
+
+def _ready_ms(report: list[str]) -> float:
+    """When the bot could first answer, in milliseconds after its start (its own report)."""
+    found = re.search(r"ready to answer (\d+) ms after the start", "\n".join(report))
+    assert found is not None, report
+    return float(found[1])
+
+
+def _turns(report: list[str]) -> list[tuple[float, str]]:
+    """Each turn's (milliseconds since its input came, who answered) from the bot's report."""
+    found = [
+        re.search(r"turn \d+: ([\d.]+) ms since the input came.*, by (.*)", line) for line in report
+    ]
+    return [(float(m[1]), m[2]) for m in found if m]
+
+
+def test_cg_bot_answers_its_first_turn_with_the_policy_while_its_search_loads() -> None:
+    # A first-turn deadline that start-up always misses: the bot answers the moment it can
+    # read the position (with the playout policy), not after loading the search; the search
+    # plays the later turns once it has loaded on its own thread.
+    _out, report = _host_with_no_start_up_grace("--first-margin-ms", "1000")
+    ready = _ready_ms(report)
+    who = [by for _, by in _turns(report)]
+    first_ms = _turns(report)[0][0]
+    assert who[0] == "the policy (the search is loading)", report
+    assert first_ms < ready + 200, report  # no waiting once it could answer
+    searched = [i for i, by in enumerate(who) if by == "the search"]
+    assert searched, report  # it loaded, and took over ...
+    assert all(not by.startswith("the policy") for by in who[searched[0] :]), report  # for good
+
+
+def test_cg_bot_waits_for_its_search_on_the_first_turn_only_until_its_deadline() -> None:
+    # The arena's start, default settings: the first answer is due by 700 ms after the spawn
+    # (the limit, 1000 ms, less the 300 ms first-turn margin); the bot answers by then, or as
+    # soon as it can read the position when start-up alone takes longer (a busy machine).
+    out, report = _host_with_no_start_up_grace()
+    ready = _ready_ms(report)
+    first_ms, first_by = _turns(report)[0]
+    assert first_ms < max(700.0, ready) + 100, report
+    assert first_by.startswith(("the search", "the policy")), report
+    times = re.search(r"player 0 .*: \d+ answers, first (\d+) ms", out)
+    assert times is not None and int(times[1]) < 2000, out  # within the (relaxed) limit
+
+
+def test_cg_bot_plays_the_policy_until_its_search_is_loaded() -> None:
+    # In-process: a loader that has not loaded yet leaves the turn to the policy, at once when
+    # the deadline has passed; once the search is marked loaded the search answers.
+    agent = MCTSAgent(seed=1, exact_endgame=False)
+    loader = cg_bot.SearchLoader(agent)  # never started: the search never loads by itself
+    bot = cg_bot.CodinGameBot(agent, 20.0, 20.0, 30.0, fallback=PolicyAgent(seed=1), loader=loader)
+    state = pw.new_game(seed=2, rules=RULES)
+    lines = iter(codingame.init_lines(RULES) + codingame.turn_lines(state, []))
+    codingame.read_init(lambda: next(lines))
+    view = codingame.read_turn(lambda: next(lines))
+    started = time.perf_counter() - 2.0  # the first turn's deadline has passed
+    line = bot.answer(view, started)
+    assert time.perf_counter() - started < 2.5
+    assert bot.fallback_turns == 1 and "%" not in line  # the policy sends no win estimate
+    command = codingame.parse_command(line)
+    assert command is not None
+    move, note = codingame.referee_move(command, state)
+    assert note is None  # played as written
+    assert move in state.legal_moves()
+    bot.answered()
+    assert bot.expected == state.apply(move)
+    assert loader.first_answer.is_set()  # the endgame search may load now
+    loader.search.set()
+    bot2 = cg_bot.CodinGameBot(agent, 20.0, 20.0, 30.0, fallback=PolicyAgent(seed=1), loader=loader)
+    line = bot2.answer(view, time.perf_counter())
+    assert bot2.fallback_turns == 0 and line.endswith("%")  # the search's win estimate
+    agent.close()
+
+
+def test_cg_bot_start_up_skips_numba_s_probe_for_scipy_s_linear_algebra() -> None:
+    # Numba's set-up imports SciPy's BLAS where SciPy is installed (a quarter second of a first
+    # turn); the bot's start-up tells the probe there is none, and only for that while.
+    script = (
+        "import sys\n"
+        "from patchwork.ai.warmup import numba_without_blas_probe\n"
+        "from patchwork.protocol import cg_bot\n"
+        "from patchwork.ai import PolicyAgent\n"
+        "with numba_without_blas_probe():\n"
+        "    cg_bot.rehearse(PolicyAgent(seed=0))\n"
+        "print('numba.np.arraymath' in sys.modules, 'scipy.linalg' in sys.modules)\n"
+        "print('scipy.linalg.cython_blas' in sys.modules)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["True", "False", "False"]  # set up, no SciPy, nothing left
 
 
 GARBAGE = [

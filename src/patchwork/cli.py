@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib
 import sys
 
@@ -79,7 +80,13 @@ def main(argv: list[str] | None = None) -> int:
         message = fmt(_("patchwork: unknown command {command!r}"), command=args[0])
         print(f"{message}\n\n{usage()}", end="", file=sys.stderr)
         return 2
-    module = importlib.import_module(COMMANDS[args[0]][0])
+    collecting = gc.isenabled()
+    gc.disable()  # importing makes objects that live for good: no collections meanwhile
+    try:
+        module = importlib.import_module(COMMANDS[args[0]][0])
+    finally:
+        if collecting:
+            gc.enable()
     try:
         code: int = module.main(args[1:])
         return code

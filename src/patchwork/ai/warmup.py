@@ -9,13 +9,37 @@ its own job once: see ``search._worker_init``.)
 
 from __future__ import annotations
 
+import contextlib
 import random
+import sys
+from collections.abc import Iterator
 
 from ..engine import Rules, State, new_game
 from . import endgame
 from .levels import level
 from .limit import Limit
 from .search import MCTSAgent
+
+_BLAS = "scipy.linalg.cython_blas"
+
+
+@contextlib.contextmanager
+def numba_without_blas_probe() -> Iterator[None]:
+    """Numba sets up its compiler on the first compiled call of a process, and that set-up
+    probes for SciPy's BLAS (``numba.np.arraymath``), importing SciPy's linear algebra when
+    SciPy is installed: a quarter second or more, which a bot's first turn cannot spare. Our
+    kernels use no linear algebra, so the probe is told there is none: Numba then only takes
+    its plain loop for ``np.correlate``/``np.convolve``, and compiling ``np.dot`` and the like
+    still finds SciPy later (that import is not blocked once this block is left)."""
+    if _BLAS in sys.modules or "numba.np.arraymath" in sys.modules:
+        yield  # imported already, or the compiler is set up: nothing left to spare
+        return
+    sys.modules[_BLAS] = None  # type: ignore[assignment]  # an import of it raises ImportError
+    try:
+        yield
+    finally:
+        if sys.modules.get(_BLAS, 0) is None:
+            del sys.modules[_BLAS]
 
 
 def warm_up_engine(rules: Rules | None = None) -> State:
@@ -50,16 +74,34 @@ def near_end_position(rules: Rules, seed: int = 0) -> State:
     return state
 
 
+def warm_up_tree_search(rules: Rules, agent: MCTSAgent) -> None:
+    """The tree search on ``agent`` (so that its own tree is allocated too): a search, tree
+    reuse after a move, and a search close to the end."""
+    state = new_game(seed=0, rules=rules)
+    result = agent.search(state, Limit(iterations=64))
+    agent.search(state.apply(result.best_move), Limit(iterations=64))  # tree reuse
+    end = near_end_position(rules)
+    if not end.is_terminal():
+        agent.search(end, Limit(iterations=16))
+
+
+def warm_up_endgame(rules: Rules) -> None:
+    """The exact endgame search and a game's end (scores, the winner), on positions of its
+    own: safe on a thread of its own while a search runs."""
+    end = near_end_position(rules)
+    if not end.is_terminal():
+        endgame.solve_state(end, 2_000)
+    while not end.is_terminal():
+        end = end.apply_code(int(end.legal_move_codes()[-1]))
+    end.scores()
+    end.winner()
+
+
 def warm_up_search(rules: Rules, agent: MCTSAgent | None = None) -> None:
     """Every path a search takes: the tree search, tree reuse after a move and the exact
     endgame search (on ``agent`` if given, so that its own tree is allocated too)."""
     searcher = agent or MCTSAgent(limit=Limit(iterations=64), seed=0)
-    state = new_game(seed=0, rules=rules)
-    result = searcher.search(state, Limit(iterations=64))
-    searcher.search(state.apply(result.best_move), Limit(iterations=64))  # tree reuse
-    end = near_end_position(rules)
-    if not end.is_terminal():
-        endgame.solve_state(end, 2_000)
-        searcher.search(end, Limit(iterations=16))
+    warm_up_tree_search(rules, searcher)
+    warm_up_endgame(rules)
     if agent is None:
         searcher.close()

@@ -89,15 +89,19 @@ def _build() -> dict[str, I64]:
     col_l: list[int] = []
     lo_l: list[int] = []
     hi_l: list[int] = []
+    word0 = (1 << SPLIT) - 1
     for patch in data.PATCHES:
         for o in range(ORIENTATIONS):
             cells = orient(patch.cells, o)
             height = 1 + max(r for r, _ in cells)
             width = 1 + max(c for _, c in cells)
+            # The shape at the top-left corner as one 81-bit integer: moving it to (row, col)
+            # shifts every square's bit by 9*row + col (it fits, so no square wraps a row).
+            shape = quilt_bits(*bits_of(cells))
             for row in range(size - height + 1):
                 for col in range(size - width + 1):
-                    lo, hi = bits_of((row + r, col + c) for r, c in cells)
-                    index[patch.id, o, row, col] = len(patch_l)
+                    bits = shape << (size * row + col)
+                    lo, hi = bits & word0, bits >> SPLIT
                     patch_l.append(patch.id)
                     orient_l.append(o)
                     row_l.append(row)
@@ -105,19 +109,21 @@ def _build() -> dict[str, I64]:
                     lo_l.append(lo)
                     hi_l.append(hi)
     total = len(patch_l)
-    canon = np.full((NUM_MODES, total), -1, dtype=np.int64)
+    index[patch_l, orient_l, row_l, col_l] = np.arange(total)
+    canon = [[-1] * total for _ in range(NUM_MODES)]
     lists: list[list[list[int]]] = [[[] for _ in range(n)] for _ in range(NUM_MODES)]
+    by_orientation: list[list[int]] = [[] for _ in range(ORIENTATIONS)]
+    for k, o in enumerate(orient_l):
+        by_orientation[o].append(k)
     for mode in range(NUM_MODES):
         first: dict[tuple[int, int, int], int] = {}
         for o in allowed_orientations(mode):
-            for k in range(total):
-                if orient_l[k] != o:
-                    continue
+            for k in by_orientation[o]:
                 key = (patch_l[k], lo_l[k], hi_l[k])
                 if key not in first:
                     first[key] = k
                     lists[mode][patch_l[k]].append(k)
-                canon[mode, k] = first[key]
+                canon[mode][k] = first[key]
     widest = max(len(ks) for per_mode in lists for ks in per_mode)
     mode_count = np.zeros((NUM_MODES, n), dtype=np.int64)
     mode_index = np.zeros((NUM_MODES, n, widest), dtype=np.int64)
@@ -132,7 +138,7 @@ def _build() -> dict[str, I64]:
             mode_hi[mode, p, : len(ks)] = [hi_l[k] for k in ks]
     return {
         "index": index,
-        "canon": canon,
+        "canon": np.array(canon, dtype=np.int64),
         "patch": np.array(patch_l, dtype=np.int64),
         "orient": np.array(orient_l, dtype=np.int64),
         "row": np.array(row_l, dtype=np.int64),

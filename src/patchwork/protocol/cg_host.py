@@ -80,6 +80,10 @@ class BotSeat:
         self.time_factor = time_factor
         self.startup_grace = startup_grace
         self.hard_timeout = hard_timeout
+        # The host's own compiled code (drawing a position for a bot) loads before the bot
+        # starts, not while its clock runs: with --startup-grace 0 the first input then goes
+        # out as the bot starts, as the arena's does.
+        turn_lines(new_game(seed=0, rules=RULES), [])
         self.child = Child(command, stderr_echo=stderr)
         self.times: list[float] = []
         self._first = True
