@@ -7,10 +7,19 @@ patch offered, player 0 and player 1 (position,buttons,income,quilt), whose toke
 the bonus tile's owner, the first to reach the final space, pending special patches (N@P),
 and the spaces whose special patch still lies on the time board.
 A quilt is nine rows, top first: a digit is a run of empty squares, ``x`` a covered square.
+
+A solo game (against Automa, player 1) adds four fields: Automa's level and deck, its two
+piles (with/without buttons), the card just played, and the deck (hidden in play: top
+first, then the discard pile, the deck seed and the reshuffles so far).
+
+    ... 0 - - - 26,32,38,44,50 3,normal -/- - 4,1,.../9,2/77/0
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from . import automa as A
 from . import data
 from . import kernels as K
 from .errors import InvalidPositionError, InvalidSetupError
@@ -30,6 +39,7 @@ FIELDS = (
     "pending specials",
     "specials left",
 )
+SOLO_FIELDS = ("automa", "automa's piles", "card played", "automa's deck")
 # Numbers are bounded so that no game from an accepted position can leave the bounds (nor
 # come near the kernels' 64-bit integers): a player's income plus the income printed on the
 # patches still in the circle is at most INCOME_LIMIT, and buttons plus the most the rest of
@@ -78,8 +88,25 @@ def position_text(state: State) -> str:
             _player_or_none(state.first_to_finish),
             pending,
             ",".join(str(x) for x in state.special_spaces_left) or "-",
+            *_solo_fields(state),
         ]
     )
+
+
+def _ids(ids: tuple[int, ...]) -> str:
+    return ",".join("S" if x == A.SPECIAL else str(x) for x in ids) or "-"
+
+
+def _solo_fields(state: State) -> list[str]:
+    automa, solo = state.rules.solo, A.hidden_part(state)
+    if automa is None or solo is None:
+        return []
+    return [
+        f"{automa.level},{automa.deck}" + (",specials" if automa.takes_specials else ""),
+        f"{_ids(solo.with_buttons)}/{_ids(solo.without_buttons)}",
+        "-" if solo.played is None else str(solo.played),
+        f"{_ids(solo.deck)}/{_ids(solo.discard)}/{solo.seed}/{solo.shuffles}",
+    ]
 
 
 def _parse_quilt(text: str, who: str) -> tuple[int, int]:
@@ -129,7 +156,8 @@ def _check_canonical(text: str, state: State) -> None:
     canonical = position_text(state)
     if canonical == text:
         return
-    for name, given, wanted in zip(FIELDS, text.split(" "), canonical.split(" "), strict=True):
+    names = FIELDS + SOLO_FIELDS
+    for name, given, wanted in zip(names, text.split(" "), canonical.split(" "), strict=False):
         if given != wanted:
             raise InvalidPositionError(
                 f"the {name} field {given!r} is not written the canonical way: write {wanted!r}"
@@ -149,21 +177,24 @@ def parse_position(text: str) -> State:
     if not isinstance(text, str):
         raise InvalidPositionError("position text must be a string")
     fields = text.split()
-    if len(fields) != len(FIELDS):
+    if len(fields) not in (len(FIELDS), len(FIELDS) + len(SOLO_FIELDS)):
         raise InvalidPositionError(
             f"position text has {len(fields)} fields, not 9 (rules, circle, player 0, "
-            "player 1, on top, bonus owner, first to finish, pending specials, specials left)"
+            "player 1, on top, bonus owner, first to finish, pending specials, specials left) "
+            "or 13 for a solo game (then automa, automa's piles, card played, automa's deck)"
         )
     if text != " ".join(fields):
         raise InvalidPositionError(
             "position text separates its fields by single spaces, with none before or after"
         )
+    solo_f, fields = fields[len(FIELDS) :], fields[: len(FIELDS)]
     rules_f, circle_f, p0, p1, top_f, bonus_f, first_f, pending_f, specials_f = fields
     edition, _, orient = rules_f.partition(":")
     if orient not in _ORIENTATIONS:
         raise InvalidPositionError(f"rules field {rules_f!r}: write edition:rf, :r, :f or :-")
     try:
-        rules = Rules(edition, *_ORIENTATIONS[orient])
+        automa = _parse_automa(solo_f[0]) if solo_f else None
+        rules = Rules(edition, *_ORIENTATIONS[orient], solo=automa)
         circle = (
             []
             if circle_f == "-"
@@ -227,6 +258,7 @@ def parse_position(text: str) -> State:
                     f"(listed once each from {spaces})"
                 )
             specials_left.append(space)
+    solo = _parse_solo(solo_f, rules, circle, players) if solo_f else None
     state = make_state(
         rules,
         circle,
@@ -240,11 +272,97 @@ def parse_position(text: str) -> State:
         pending=pending,
         pending_player=pending_player,
         specials_left=specials_left,
+        solo=solo,
     )
-    if bonus >= 0 and not K.covers_bonus_square(state.vector, bonus):
+    if rules.solo is not None and bonus == A.AUTOMA:
+        if players[A.AUTOMA][0] < rules.solo.marker:
+            raise InvalidPositionError(
+                f"Automa holds the bonus tile before reaching the marker on {rules.solo.marker}"
+            )
+    elif bonus >= 0 and not K.covers_bonus_square(state.vector, bonus):
         raise InvalidPositionError(f"player {bonus} holds the bonus tile without a covered 7x7")
+    if rules.solo is not None and state.current_player == A.AUTOMA:
+        raise InvalidPositionError(
+            "in a solo position the person is to move (the engine plays Automa's turns)"
+        )
     _check_canonical(text, state)
     return state
+
+
+def _parse_automa(text: str) -> A.Automa:
+    parts = text.split(",")
+    if len(parts) not in (2, 3) or (len(parts) == 3 and parts[2] != "specials"):
+        raise InvalidPositionError(
+            f"automa field {text!r}: write level,deck (like 3,normal), adding ,specials for D1"
+        )
+    level = _int(parts[0], "Automa's level", 1, len(A.LEVELS))
+    return A.Automa(level, parts[1], takes_specials=len(parts) == 3)
+
+
+def _card_list(text: str, what: str, cards: tuple[int, ...]) -> tuple[int, ...]:
+    if text == "-":
+        return ()
+    return tuple(_int(x, what, min(cards), max(cards)) for x in text.split(","))
+
+
+def _pile(text: str, what: str, specials: bool) -> tuple[int, ...]:
+    if text == "-":
+        return ()
+    out = []
+    for x in text.split(","):
+        if x == "S" and specials:
+            out.append(A.SPECIAL)
+        else:
+            out.append(_int(x, f"{what} entry", 0, data.NUM_PATCHES - 1))
+    return tuple(out)
+
+
+def _parse_solo(
+    fields: list[str], rules: Rules, circle: list[int], players: list[tuple[int, int, int, Any]]
+) -> A.Solo:
+    """Fields 10-13 of a solo position, checked against the rules of the solo mode."""
+    automa = rules.solo
+    assert automa is not None
+    _pos, _buttons, income, quilt = players[A.AUTOMA]
+    if income != 0 or quilt != (0, 0):
+        raise InvalidPositionError("Automa has no quilt board: its income is 0, its quilt empty")
+    piles = fields[1].split("/")
+    if len(piles) != 2:
+        raise InvalidPositionError("automa's piles must be WITH/WITHOUT, like 12,7/3 or -/-")
+    with_b = _pile(piles[0], "pile with buttons", False)
+    without_b = _pile(piles[1], "pile without buttons", automa.takes_specials)
+    taken = [x for x in (*with_b, *without_b) if x != A.SPECIAL]
+    if len(set(taken)) != len(taken) or set(taken) & set(circle):
+        raise InvalidPositionError("a patch is in Automa's piles twice, or also in the circle")
+    if any(data.PATCHES[x].income < 1 for x in with_b) or any(
+        x != A.SPECIAL and data.PATCHES[x].income >= 1 for x in without_b
+    ):
+        raise InvalidPositionError("a patch with buttons is in the pile without, or the reverse")
+    cards = A.deck_cards(automa.deck)
+    played = None if fields[2] == "-" else _int(fields[2], "card played", min(cards), max(cards))
+    parts = fields[3].split("/")
+    if len(parts) != 4:
+        raise InvalidPositionError("automa's deck must be DECK/DISCARD/SEED/SHUFFLES")
+    deck = _card_list(parts[0], "deck card", cards)
+    discard = _card_list(parts[1], "discard card", cards)
+    t = parts[2]
+    if not (t.isascii() and t.isdigit() and len(t) <= 10 and (t == "0" or t[0] != "0")) or (
+        int(t) >= 2**32
+    ):
+        raise InvalidPositionError(f"deck seed {t!r} must be a whole number 0-{2**32 - 1}")
+    seed = int(t)
+    shuffles = _int(parts[3], "reshuffles", 0, 999)
+    if sorted((*deck, *discard)) != sorted(cards) or not deck:
+        raise InvalidPositionError(
+            f"the deck and the discard pile hold the {automa.deck} deck's 12 cards once each, "
+            "and the deck is never empty (it is reshuffled when it runs out)"
+        )
+    unseen = A.SETUP_DISCARDS if shuffles == 0 else 0
+    if played is None and (shuffles or len(discard) != A.SETUP_DISCARDS):
+        raise InvalidPositionError("before Automa's first card only the two setup cards lie out")
+    if played is not None and len(discard) > unseen and discard[-1] != played:
+        raise InvalidPositionError("the card played is the top card of the discard pile")
+    return A.Solo(with_b, without_b, played, deck, discard, seed, shuffles)
 
 
 POSITION_TEXT.lend(PositionText(write=position_text, read=parse_position))

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .automa import Automa, hidden_part
 from .errors import InvalidRecordError, PatchworkError
 from .game import RECORD, Game
 from .moves import Move
@@ -25,6 +26,8 @@ from .state import State, check_circle, new_game
 FORMAT = "patchwork-record"
 VERSION = 2  # version 2 adds the optional keys SEAT_KEYS; records without them stay version 1
 VERSIONS = (1, 2)
+# A solo game (rules.solo, setup.automa_seed) is written as version 2: a reader from before
+# solo play refuses it by its unknown rules option, and two-player records stay as they were.
 TERMINATIONS = ("finished", "resigned", "time", "abandoned")
 SEAT_KEYS = ("seats", "language")  # who played each seat and in which language (optional)
 KEYS = (
@@ -34,7 +37,8 @@ KEYS = (
 RESULT_KEYS = ("termination", "winner", "scores", "reason")
 TAGS = (
     "Event", "Date", "Player0", "Player1", "Seat0", "Seat1", "Language", "Edition",
-    "Rotation", "Flip", "Circle", "FirstPlayer", "Position", "Termination", "Winner",
+    "Rotation", "Flip", "Automa", "AutomaSeed", "Circle", "FirstPlayer", "Position",
+    "Termination", "Winner",
     "Scores", "Reason",
 )  # fmt: skip
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
@@ -117,14 +121,18 @@ class Record:
         language: str | None = None,
     ) -> Record:
         start = game.start
+        solo = hidden_part(start)
+        seed = None if solo is None else solo.seed
         fresh = len(start.circle) == 33 and start == new_game(
-            circle=start.circle, rules=start.rules, first_player=start.on_top
+            circle=start.circle, rules=start.rules, first_player=start.on_top, automa_seed=seed
         )
         setup: dict[str, Any] = (
             {"circle": list(start.circle), "first_player": start.on_top}
             if fresh
             else {"position": start.to_text()}
         )
+        if fresh and seed is not None:  # a solo game: the deck's shuffles follow from it
+            setup["automa_seed"] = seed
         end = game.state
         result = None
         if end.is_terminal():
@@ -156,7 +164,10 @@ class Record:
                 return state
             circle = check_circle(self.setup.get("circle"))
             first = self.setup.get("first_player", 0)
-            return new_game(circle=circle, rules=self.rules, first_player=first)
+            seed = self.setup.get("automa_seed")
+            if (seed is None) != (self.rules.solo is None):
+                raise InvalidRecordError("a solo game's setup gives automa_seed, and only it")
+            return new_game(circle=circle, rules=self.rules, first_player=first, automa_seed=seed)
         except InvalidRecordError:
             raise
         except PatchworkError as e:
@@ -188,7 +199,7 @@ class Record:
         return copy.deepcopy(
             {
                 "format": FORMAT,
-                "version": VERSION if extra else 1,
+                "version": VERSION if extra or self.rules.solo else 1,
                 "event": self.event,
                 "date": self.date,
                 "players": list(self.players),
@@ -215,6 +226,9 @@ class Record:
             raise InvalidRecordError(
                 f"record version {version!r} is not supported (this reads versions 1 and 2)"
             )
+        rules_d = d.get("rules", {})
+        if version == 1 and isinstance(rules_d, dict) and "solo" in rules_d:
+            raise InvalidRecordError("a solo game (rules.solo) needs record version 2")
         if version == 1 and any(key in d for key in SEAT_KEYS):
             raise InvalidRecordError("seats and language need record version 2")
         try:
@@ -290,9 +304,15 @@ class Record:
             ("Rotation", "yes" if self.rules.rotation else "no"),
             ("Flip", "yes" if self.rules.flip else "no"),
         ]
+        solo = self.rules.solo
+        if solo is not None:
+            words = [str(solo.level), solo.deck] + (["specials"] if solo.takes_specials else [])
+            tags.append(("Automa", " ".join(words)))
         if "position" in self.setup:
             tags.append(("Position", self.setup["position"]))
         else:
+            if solo is not None:
+                tags.append(("AutomaSeed", str(self.setup["automa_seed"])))
             tags.append(("Circle", " ".join(str(i) for i in self.setup["circle"])))
             tags.append(("FirstPlayer", str(self.setup.get("first_player", 0))))
         game = self.replay()  # also checks the result, so that what is written reads back
@@ -349,6 +369,15 @@ class Record:
             }
         except KeyError:
             raise InvalidRecordError("Rotation and Flip must be yes or no") from None
+        if "Automa" in tags:
+            words = tags["Automa"].split(" ")
+            if not (
+                len(words) in (2, 3)
+                and words[0] in ("1", "2", "3", "4", "5")
+                and words[2:] in ([], ["specials"])
+            ):
+                raise InvalidRecordError('Automa must be level and deck, like "3 normal"')
+            rules["solo"] = Automa(int(words[0]), words[1], len(words) == 3).to_dict()
         setup: dict[str, Any]
         if "Position" in tags:
             if "Circle" in tags or "FirstPlayer" in tags:
@@ -362,6 +391,11 @@ class Record:
             if first not in ("0", "1"):
                 raise InvalidRecordError(f"FirstPlayer must be 0 or 1, not {first!r}")
             setup = {"circle": [int(x) for x in ids], "first_player": int(first)}
+            if "AutomaSeed" in tags:
+                seed = tags["AutomaSeed"]
+                if not (seed.isascii() and seed.isdigit() and len(seed) <= 10):
+                    raise InvalidRecordError("AutomaSeed must be a whole number")
+                setup["automa_seed"] = int(seed)
         else:
             raise InvalidRecordError("a text record needs a [Circle ...] or [Position ...] tag")
         result = None
@@ -436,8 +470,12 @@ def _checked_setup(setup: object) -> dict[str, Any]:
     """A setup object in its one form: ``{"circle", "first_player"}`` or ``{"position"}``."""
     if isinstance(setup, dict) and set(setup) == {"position"}:
         return {"position": setup["position"]}
-    if isinstance(setup, dict) and "circle" in setup and set(setup) <= {"circle", "first_player"}:
-        return {"circle": setup["circle"], "first_player": setup.get("first_player", 0)}
+    keys = {"circle", "first_player", "automa_seed"}
+    if isinstance(setup, dict) and "circle" in setup and set(setup) <= keys:
+        checked = {"circle": setup["circle"], "first_player": setup.get("first_player", 0)}
+        if "automa_seed" in setup:
+            checked["automa_seed"] = setup["automa_seed"]
+        return checked
     raise InvalidRecordError(
         "setup must hold a circle (and first_player) or a position, and nothing else"
     )

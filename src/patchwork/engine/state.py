@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from . import automa as A
 from . import data
 from . import kernels as K
 from . import layout as L
@@ -73,16 +74,23 @@ class Player:
 
 
 class State:
-    """A position: immutable; ``apply`` returns a new state."""
+    """A position: immutable; ``apply`` returns a new state.
 
-    __slots__ = ("_v", "rules")
+    In a solo game (``rules.solo``) the person is player 0 and Automa player 1; Automa's
+    turns are part of ``apply`` (the engine plays them), so the person is always the one to
+    move. Automa's deck is a private part (``_solo``) that no public property shows (D6):
+    front ends read ``automa``, an ``AutomaView``.
+    """
 
-    def __init__(self, vector: np.ndarray, rules: Rules) -> None:
+    __slots__ = ("_solo", "_v", "rules")
+
+    def __init__(self, vector: np.ndarray, rules: Rules, solo: A.Solo | None = None) -> None:
         # Internal: states come from new_game(), apply() or State.from_text().
         v = np.array(vector, dtype=np.int64)
         v.setflags(write=False)
         self._v = v
         self.rules = rules
+        self._solo = solo
 
     # -- reading -------------------------------------------------------------------------
 
@@ -153,19 +161,46 @@ class State:
         return bool(K.is_terminal(self._v))
 
     def scores(self) -> tuple[int, int]:
-        """Buttons + 7 for the bonus tile - 2 per empty square (also before the end)."""
+        """Buttons + 7 for the bonus tile - 2 per empty square (also before the end); in a
+        solo game Automa's score is its level's columns (rule 17, ``automa.score_parts``)."""
+        if self._solo is not None:
+            return int(K.score(self._v, 0)), sum(v for _k, v in self._automa().score_parts)
         return int(K.score(self._v, 0)), int(K.score(self._v, 1))
 
     def score_parts(self, player: int) -> tuple[int, int, int]:
         """What ``scores()[player]`` is made of: (buttons, bonus points, empty squares); the
-        score is buttons + bonus - EMPTY_PENALTY x empty squares."""
+        score is buttons + bonus - EMPTY_PENALTY x empty squares. For Automa "buttons" is
+        its score without the tile (``automa.score_parts`` takes it apart)."""
         me = self.players[player]
         bonus = data.BONUS_POINTS if self.bonus_owner == player else 0
+        if self._solo is not None and player == A.AUTOMA:
+            return self.scores()[player] - bonus, bonus, 0
         return me.buttons, bonus, me.quilt.empty_squares
 
     def winner(self) -> int | None:
-        """The winner of a finished game (ties go to the first to reach the end)."""
-        return int(K.winner(self._v)) if self.is_terminal() else None
+        """The winner of a finished game (ties go to the first to reach the end; rule 18
+        in a solo game: the person wins with strictly more points, else by the tie-break)."""
+        if not self.is_terminal():
+            return None
+        if self._solo is None:
+            return int(K.winner(self._v))
+        person, automa = self.scores()
+        return 0 if person > automa else 1 if automa > person else int(self._v[L.FIRST])
+
+    # -- solo -----------------------------------------------------------------------------
+
+    @property
+    def automa(self) -> A.AutomaView | None:
+        """What the person may know of Automa in a solo game (None in a two-player game)."""
+        return None if self._solo is None else self._automa()
+
+    def _automa(self) -> A.AutomaView:
+        assert self._solo is not None and self.rules.solo is not None
+        return A.view(self._v, self._solo, self.rules.solo)
+
+    def automa_replies(self, move: Move) -> tuple[A.Turn, ...]:
+        """The turns Automa plays after the person's ``move`` (empty in a two-player game)."""
+        return self._apply_code(self.check_legal(move))[1]
 
     # -- moving ---------------------------------------------------------------------------
 
@@ -252,9 +287,23 @@ class State:
 
     def apply_code(self, code: int) -> State:
         """The state after a legal kernel move code (unchecked: for the AI layer)."""
+        if self._solo is None:
+            v = self._v.copy()
+            K.apply_move(v, code)
+            return State(v, self.rules)
+        return self._apply_code(code)[0]
+
+    def _apply_code(self, code: int) -> tuple[State, tuple[A.Turn, ...]]:
         v = self._v.copy()
         K.apply_move(v, code)
-        return State(v, self.rules)
+        solo, automa = self._solo, self.rules.solo
+        if solo is None or automa is None:
+            return State(v, self.rules), ()
+        turns = []
+        while K.current_player(v) == A.AUTOMA:  # rule 4: Automa may take several turns
+            solo, turn = A.play_turn(v, solo, automa, self.rules.special_spaces)
+            turns.append(turn)
+        return State(v, self.rules, solo), tuple(turns)
 
     # -- text -----------------------------------------------------------------------------
 
@@ -271,11 +320,12 @@ class State:
         return (
             isinstance(other, State)
             and self.rules == other.rules
+            and self._solo == other._solo
             and bool(np.array_equal(self._v, other._v))
         )
 
     def __hash__(self) -> int:
-        return hash((self.rules, self._v.tobytes()))
+        return hash((self.rules, self._solo, self._v.tobytes()))
 
     def __repr__(self) -> str:
         return f"State.from_text({self.to_text()!r})"
@@ -312,6 +362,7 @@ def make_state(
     pending: int = 0,
     pending_player: int = 0,
     specials_left: Sequence[int] | None = None,
+    solo: A.Solo | None = None,
 ) -> State:
     """Assemble a state vector from its parts (no validation: callers check their input)."""
     v = np.full(L.STATE_SIZE, -1, dtype=np.int64)
@@ -332,7 +383,7 @@ def make_state(
     v[L.SPECIALS] = sum(1 << i for i, space in enumerate(spaces) if space in left)
     v[L.CIRCLE_LEN] = len(circle)
     v[L.CIRCLE : L.CIRCLE + len(circle)] = circle
-    return State(v, rules)
+    return State(v, rules, solo)
 
 
 def check_circle(circle: object, complete: bool = True) -> list[int]:
@@ -366,9 +417,13 @@ def new_game(
     circle: Sequence[int] | None = None,
     rules: Rules | None = None,
     first_player: int = 0,
+    automa_seed: int | None = None,
 ) -> State:
     """The opening state: from an explicit ``circle`` (33 ids clockwise from the first one
-    offered), or a standard random circle from ``seed`` (reproducible), or a fresh one."""
+    offered), or a standard random circle from ``seed`` (reproducible), or a fresh one.
+
+    A solo game (``rules.solo``) also shuffles Automa's deck (rule 2) from ``automa_seed``,
+    or from one ``seed`` gives; the person moves first (rule 4)."""
     rules = Rules() if rules is None else rules
     if not isinstance(rules, Rules):
         raise InvalidSetupError("rules must be a patchwork.Rules")
@@ -381,4 +436,15 @@ def new_game(
     if circle is not None and seed is not None:
         raise InvalidSetupError("give a seed or a circle, not both")
     ids = check_circle(circle) if circle is not None else standard_circle(seed)
-    return make_state(rules, ids, on_top=first_player)
+    if rules.solo is None:
+        if automa_seed is not None:
+            raise InvalidSetupError("automa_seed is for solo games (Rules(solo=Automa(...)))")
+        return make_state(rules, ids, on_top=first_player)
+    if first_player != 0:
+        raise InvalidSetupError("in a solo game the person (player 0) moves first")
+    if automa_seed is None:
+        automa_seed = A.deck_seed(seed)
+    elif isinstance(automa_seed, bool) or not isinstance(automa_seed, int) or automa_seed < 0:
+        raise InvalidSetupError(f"automa_seed must be a whole number >= 0, not {automa_seed!r}")
+    solo = A.new_solo(rules.solo, automa_seed)
+    return make_state(rules, ids, buttons=(data.STARTING_BUTTONS, 0), solo=solo)

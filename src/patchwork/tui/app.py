@@ -169,6 +169,12 @@ def main(argv: list[str] | None = None) -> int:
         return plain([a for a in args_in if a != "--plain"])
     # The language first, so that --help and argparse's complaints are translated too.
     i18n.set_language(i18n.lang_option(args_in))
+    if any(a == "--solo" or a.startswith("--solo=") for a in args_in):
+        print(
+            _("patchwork play: solo play is in the plain game for now: use --plain"),
+            file=sys.stderr,
+        )
+        return 2
     try:
         args = build_parser().parse_args(args_in)
     except SystemExit as e:  # --help, or a bad option (argparse has printed why)

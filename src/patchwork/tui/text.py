@@ -28,10 +28,12 @@ from ..engine import (
     new_game,
     square_name,
 )
+from ..engine.automa import Automa
 from ..engine.data import FINAL_SPACE, INCOME_SPACES
 from ..engine.play import Played, play_out
 from ..i18n import _, digits, error_text, fmt, ngettext
 from ..options import rules_from_args
+from . import solo
 from .describe import move_sentence, patch_numbers, said, score_lines
 from .seats import Seat, add_game_options, game_record, make_seats, seat_kinds
 
@@ -67,6 +69,8 @@ def _next_mark(player: Player) -> str:
 
 
 def _quilt_block(state: State, seats: Sequence[Seat], p: int) -> list[str]:
+    if state.automa is not None and p == 1:
+        return solo.automa_block(state)
     me = state.players[p]
     score = state.scores()[p]
     lines = [_who(seats, p), "   " + COLUMN_LABELS]
@@ -266,6 +270,8 @@ def moves_text(state: State, arg: str = "") -> str:
 
 def scores_text(state: State, seats: Sequence[Seat]) -> str:
     """The final (or current) scores broken down, and the winner with the tie-break if used."""
+    if state.automa is not None:
+        return "\n".join(solo.score_lines(state, seats))
     return "\n".join(score_lines(state, seats))
 
 
@@ -355,6 +361,8 @@ def play(
 
     def played(turn: Played) -> None:
         write(move_sentence(seats, turn.player, turn.move))
+        for reply in turn.state.automa_replies(turn.move):  # the engine's own turns, said
+            write("\n".join(solo.turn_lines(reply)))
 
     try:
         while not play_out(game, (ask, ask), on_move=played):
@@ -387,7 +395,40 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--save", metavar="FILE", help=_("write the game record to FILE at the end")
     )
+    add_solo_options(parser)
     return parser
+
+
+def add_solo_options(parser: argparse.ArgumentParser) -> None:
+    """``--solo LEVEL`` and ``--deck``: a solo game against the official Automa."""
+    parser.add_argument(
+        "--solo",
+        type=int,
+        choices=range(1, 6),
+        metavar="LEVEL",
+        help=_(
+            "play solo against Automa at LEVEL 1-5 (Intern, Apprentice, Fellow, Master, Legend)"
+        ),
+    )
+    parser.add_argument(
+        "--deck",
+        choices=("normal", "tactical"),
+        default="normal",
+        help=_("Automa's deck in a solo game (default normal; tactical shows the next budget)"),
+    )
+
+
+def solo_setup(args: argparse.Namespace) -> tuple[Game, tuple[Seat, Seat]]:
+    """The game and seats of ``--solo``: you (player 0, first) against Automa (player 1)."""
+    if args.agents or args.opponent or args.seat is not None:
+        raise PatchworkError(
+            _("--solo plays you against Automa: leave out --opponent, --agents and --seat")
+        )
+    base = rules_from_args(args)
+    rules = type(base)(base.edition, base.rotation, base.flip, Automa(args.solo, args.deck))
+    you = make_seats(["human", "human"])[0]
+    seats = (Seat(you.kind, you.record_name), solo.automa_seat())
+    return Game(new_game(seed=args.seed, rules=rules)), seats
 
 
 def main(
@@ -404,9 +445,12 @@ def main(
     except SystemExit as e:  # --help, or a bad option (argparse has printed why)
         return e.code if isinstance(e.code, int) else 2
     try:
-        rules = rules_from_args(args)
-        seats = make_seats(seat_kinds(args), args.seed)
-        game = Game(new_game(seed=args.seed, rules=rules))
+        if args.solo is not None:
+            game, seats = solo_setup(args)
+        else:
+            rules = rules_from_args(args)
+            seats = make_seats(seat_kinds(args), args.seed)
+            game = Game(new_game(seed=args.seed, rules=rules))
     except PatchworkError as e:
         print(fmt(_("patchwork play: {error}"), error=error_text(e)), file=sys.stderr)
         return 1

@@ -1,0 +1,335 @@
+"""The official solo mode: Automa's turn, its deck and its score (shared/reference/automa.md).
+
+Automa is player 1 of the kernels' state vector: its time token, its collected buttons and
+the bonus tile live there like a player's (its income and quilt stay 0 and empty). What the
+vector cannot hold is the deck and Automa's piles: they are a ``Solo`` value beside it.
+Automa decides a handful of times a game, so its turn is plain Python over the vector; the
+two-player kernels are untouched (and as fast as before). ``State`` calls ``automa_turn``
+after each move of the person while Automa is to move.
+
+Decisions where the rulebook is silent are named D1.. as in the reference; the numbered rules
+are cited as "rule N".
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import numpy as np
+
+from . import data
+from . import layout as L
+from .errors import InvalidSetupError
+
+NO_OVERTAKE = "no_overtake"
+MOST_BUTTONS = "most_buttons"
+LARGEST = "largest"
+FURTHEST = "furthest"
+FILTERS = (NO_OVERTAKE, MOST_BUTTONS, LARGEST, FURTHEST)
+DECKS = ("normal", "tactical")
+AUTOMA = 1  # Automa's index in the state vector; the person is 0
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One Automa card: ``budget`` virtual buttons, ``filters`` top to bottom, ``income``
+    paid per income space crossed (rule 12)."""
+
+    number: int
+    deck: str
+    budget: int
+    filters: tuple[str, ...]
+    income: int
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    level: int
+    name: str
+    marker_distance: int  # the 7x7 marker lies this many spaces before the final space
+    scores: tuple[str, ...]  # the columns of rule 17 this level counts
+
+    @property
+    def marker(self) -> int:
+        return data.FINAL_SPACE - self.marker_distance
+
+
+def _load() -> dict[str, Any]:
+    text = resources.files("patchwork.engine").joinpath("data", "automa.json").read_text("utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+_DATA = _load()
+CARDS: dict[int, Card] = {
+    c["number"]: Card(c["number"], c["deck"], c["budget"], tuple(c["filters"]), c["income"])
+    for c in _DATA["cards"]
+}
+LEVELS: dict[int, Level] = {
+    lv["level"]: Level(lv["level"], lv["name"], lv["marker_distance"], tuple(lv["scores"]))
+    for lv in _DATA["levels"]
+}
+SETUP_DISCARDS: int = _DATA["setup_discards"]
+
+
+def deck_cards(deck: str) -> tuple[int, ...]:
+    return tuple(n for n, c in CARDS.items() if c.deck == deck)
+
+
+@dataclass(frozen=True, slots=True)
+class Automa:
+    """The solo rules option: Automa's ``level`` (1-5), its ``deck`` ("normal" or
+    "tactical") and D1 ``takes_specials`` (whether it takes the special patches it passes)."""
+
+    level: int = 1
+    deck: str = "normal"
+    takes_specials: bool = False
+
+    def __post_init__(self) -> None:
+        if isinstance(self.level, bool) or self.level not in LEVELS:
+            raise InvalidSetupError(f"Automa's level must be 1-5, not {self.level!r}")
+        if self.deck not in DECKS:
+            raise InvalidSetupError(f"Automa's deck must be normal or tactical, not {self.deck!r}")
+        if not isinstance(self.takes_specials, bool):
+            raise InvalidSetupError("takes_specials must be True or False")
+
+    @property
+    def marker(self) -> int:
+        """The space of the 7x7 marker (rule 3)."""
+        return LEVELS[self.level].marker
+
+    def to_dict(self) -> dict[str, object]:
+        return {"level": self.level, "deck": self.deck, "takes_specials": self.takes_specials}
+
+    @classmethod
+    def from_dict(cls, d: object) -> Automa:
+        if not isinstance(d, dict) or not set(d) <= {"level", "deck", "takes_specials"}:
+            raise InvalidSetupError("solo must be an object with level, deck and takes_specials")
+        return cls(**d)
+
+
+SPECIAL = -1  # a special patch in Automa's pile without buttons (D1 with takes_specials)
+
+
+@dataclass(frozen=True, slots=True)
+class Solo:
+    """What a solo game holds beside the state vector.
+
+    Public: Automa's two piles (``with_buttons``, ``without_buttons``: patch ids in the order
+    taken, SPECIAL for a special patch) and ``played``, the card just played (None before
+    Automa's first turn). Hidden (D6): ``deck`` (top first), ``discard`` (bottom first, the two
+    unseen setup cards first until the first reshuffle), ``seed`` and ``shuffles`` (how many
+    reshuffles so far), which decide every later reshuffle. Front ends read ``AutomaView``.
+    """
+
+    with_buttons: tuple[int, ...]
+    without_buttons: tuple[int, ...]
+    played: int | None
+    deck: tuple[int, ...]
+    discard: tuple[int, ...]
+    seed: int
+    shuffles: int
+
+
+def shuffled(cards: tuple[int, ...], seed: int, shuffle: int) -> tuple[int, ...]:
+    """Shuffle number ``shuffle`` (0 at setup) of a game whose deck seed is ``seed``."""
+    order = sorted(cards)
+    random.Random(f"automa:{seed}:{shuffle}").shuffle(order)
+    return tuple(order)
+
+
+def new_solo(automa: Automa, seed: int) -> Solo:
+    """Rule 2: shuffle the chosen deck and discard the top two unseen."""
+    order = shuffled(deck_cards(automa.deck), seed, 0)
+    return Solo((), (), None, order[SETUP_DISCARDS:], order[:SETUP_DISCARDS], seed, 0)
+
+
+def deck_seed(seed: object) -> int:
+    """The deck seed a game seed gives (a fresh random one for None)."""
+    if seed is None:
+        return random.SystemRandom().randrange(2**32)
+    return random.Random(f"automa-deck:{seed!r}").randrange(2**32)
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One turn of Automa, as the person sees it: the card, the patches it could afford,
+    the patch taken (None: it passed), the filter that decided (None: case B, or a pass),
+    where its token went, the income and whether it took the 7x7 tile at the marker."""
+
+    card: int
+    affordable: tuple[int, ...]
+    patch: int | None
+    decided_by: str | None
+    start: int
+    end: int
+    income: int
+    bonus: bool
+    reshuffled: bool
+    specials: int  # special patches it took on the way (D1 with takes_specials)
+
+    @property
+    def budget(self) -> int:
+        return CARDS[self.card].budget
+
+
+def choose(
+    offered: tuple[int, ...], card: Card, automa_pos: int, person_pos: int
+) -> tuple[tuple[int, ...], int | None, str | None]:
+    """Rules 6-9: (affordable patches, the patch taken or None, the filter that decided)."""
+    affordable = tuple(p for p in offered if data.PATCHES[p].buttons <= card.budget)
+    if not affordable:
+        return affordable, None, None  # case A
+    if len(affordable) == 1:
+        return affordable, affordable[0], None  # case B
+    left = list(affordable)
+    for name in card.filters:
+        kept = _filter(name, left, offered, automa_pos, person_pos)
+        if not kept:
+            continue  # rule 9: a filter that would leave no patch is skipped
+        if len(kept) == 1:
+            return affordable, kept[0], name
+        left = kept
+    # Every card with filters ends on FURTHEST, which leaves one; card 12 (budget 0) can
+    # afford only patch 7, so this line only guards a deck that would break that (D7).
+    return affordable, max(left, key=offered.index), FURTHEST
+
+
+def _filter(
+    name: str, left: list[int], offered: tuple[int, ...], automa_pos: int, person_pos: int
+) -> list[int]:
+    patches = data.PATCHES
+    if name == NO_OVERTAKE:  # D2: landing on the person's space is not overtaking
+        return [
+            p for p in left if min(automa_pos + patches[p].time, data.FINAL_SPACE) <= person_pos
+        ]
+    if name == MOST_BUTTONS:
+        most = max(patches[p].income for p in left)
+        return [p for p in left if patches[p].income == most]
+    if name == LARGEST:
+        most = max(len(patches[p].cells) for p in left)
+        return [p for p in left if len(patches[p].cells) == most]
+    return [max(left, key=offered.index)]  # FURTHEST: the last clockwise of the offer
+
+
+def play_turn(
+    v: np.ndarray, solo: Solo, automa: Automa, specials: tuple[int, ...]
+) -> tuple[Solo, Turn]:
+    """Rules 5-12, 14 and 15: Automa's turn, played on the vector ``v`` in place; the new
+    ``Solo`` and what happened."""
+    card_number, deck = solo.deck[0], solo.deck[1:]
+    card = CARDS[card_number]
+    n = int(v[L.CIRCLE_LEN])
+    circle = [int(x) for x in v[L.CIRCLE : L.CIRCLE + n]]
+    offered = tuple(circle[: data.OFFERED_PATCHES])  # D4: fewer than three when fewer left
+    start = int(v[L.POSITION + AUTOMA])
+    person = int(v[L.POSITION])
+    affordable, patch, decided_by = choose(offered, card, start, person)
+    with_buttons, without_buttons = solo.with_buttons, solo.without_buttons
+    if patch is None:  # rule 7: pass to just in front of the person, no buttons for it
+        target = min(person + 1, data.FINAL_SPACE)
+    else:  # rule 10: the neutral token moves to the patch's place
+        slot = circle.index(patch)
+        rest = circle[slot + 1 :] + circle[:slot]
+        v[L.CIRCLE : L.CIRCLE + n] = [*rest, -1]
+        v[L.CIRCLE_LEN] = n - 1
+        if data.PATCHES[patch].income >= 1:  # D5
+            with_buttons += (patch,)
+        else:
+            without_buttons += (patch,)
+        target = min(start + data.PATCHES[patch].time, data.FINAL_SPACE)
+    income = sum(card.income for mark in data.INCOME_SPACES if start < mark <= target)  # D3
+    v[L.BUTTONS + AUTOMA] += income
+    taken = 0
+    for i, space in enumerate(specials):  # D1
+        if automa.takes_specials and (int(v[L.SPECIALS]) >> i) & 1 and start < space <= target:
+            v[L.SPECIALS] &= ~(1 << i)
+            without_buttons += (SPECIAL,)
+            taken += 1
+    bonus = start < automa.marker <= target and int(v[L.BONUS]) < 0  # rule 14
+    if bonus:
+        v[L.BONUS] = AUTOMA
+    v[L.POSITION + AUTOMA] = target
+    if target == person:
+        v[L.TOP] = AUTOMA
+    if target == data.FINAL_SPACE and v[L.FIRST] < 0:
+        v[L.FIRST] = AUTOMA
+    discard = (*solo.discard, card_number)  # rule 11
+    shuffles = solo.shuffles
+    reshuffled = not deck
+    if reshuffled:  # rule 15: the whole discard pile, the two setup cards too
+        shuffles += 1
+        deck, discard = shuffled(discard, solo.seed, shuffles), ()
+    new = Solo(with_buttons, without_buttons, card_number, deck, discard, solo.seed, shuffles)
+    turn = Turn(
+        card_number, affordable, patch, decided_by, start, target, income, bonus, reshuffled, taken
+    )
+    return new, turn
+
+
+def score_parts(v: np.ndarray, solo: Solo, automa: Automa) -> dict[str, int]:
+    """Rule 17: Automa's points by the level's columns (only those the level counts)."""
+    columns = LEVELS[automa.level].scores
+    patches = [p for p in (*solo.with_buttons, *solo.without_buttons) if p != SPECIAL]
+    values = {
+        "bonus": data.BONUS_POINTS if int(v[L.BONUS]) == AUTOMA else 0,
+        "buttons": int(v[L.BUTTONS + AUTOMA]),
+        "patches_with_buttons": len(solo.with_buttons),
+        "printed_buttons": sum(data.PATCHES[p].income for p in patches),
+    }
+    return {name: values[name] for name in columns}
+
+
+@dataclass(frozen=True, slots=True)
+class AutomaView:
+    """What the person may know of Automa (D6): everything but the deck's order. With the
+    tactical deck ``next_budget`` is the budget on the top card's back; else None."""
+
+    level: int
+    level_name: str
+    deck: str
+    marker: int | None  # the 7x7 marker's space while it lies on the time board
+    position: int
+    buttons: int
+    with_buttons: tuple[int, ...]
+    without_buttons: tuple[int, ...]
+    played: int | None
+    next_budget: int | None
+    cards_in_deck: int
+    cards_seen: tuple[int, ...]  # the played cards face up on the discard pile, bottom first
+    score_parts: tuple[tuple[str, int], ...]
+
+    @property
+    def card(self) -> Card | None:
+        return None if self.played is None else CARDS[self.played]
+
+
+def view(v: np.ndarray, solo: Solo, automa: Automa) -> AutomaView:
+    position = int(v[L.POSITION + AUTOMA])
+    unseen = SETUP_DISCARDS if solo.shuffles == 0 else 0
+    return AutomaView(
+        level=automa.level,
+        level_name=LEVELS[automa.level].name,
+        deck=automa.deck,
+        marker=automa.marker if position < automa.marker else None,
+        position=position,
+        buttons=int(v[L.BUTTONS + AUTOMA]),
+        with_buttons=solo.with_buttons,
+        without_buttons=solo.without_buttons,
+        played=solo.played,
+        next_budget=CARDS[solo.deck[0]].budget if automa.deck == "tactical" else None,
+        cards_in_deck=len(solo.deck),
+        cards_seen=solo.discard[unseen:],
+        score_parts=tuple(score_parts(v, solo, automa).items()),
+    )
+
+
+def hidden_part(state: Any) -> Solo | None:
+    """The private part of a solo ``State`` (None in a two-player game), for the engine's
+    own satellites (position text, records) only: front ends read ``State.automa`` (D6)."""
+    solo: Solo | None = state._solo
+    return solo
