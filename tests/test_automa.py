@@ -167,11 +167,33 @@ def test_rule_9_a_filter_that_would_leave_no_patch_is_skipped() -> None:
 
 
 def test_rule_9_filters_apply_top_to_bottom() -> None:
-    # Card 7 (MB, LG, FU): most printed buttons first, whatever the size.
-    offered = (1, 13, 8)  # incomes 1, 1, 3? the one with most income wins
-    most = max(offered, key=lambda p: pw.PATCHES[p].income)
-    if [pw.PATCHES[p].income for p in offered].count(pw.PATCHES[most].income) == 1:
-        assert A.choose(offered, A.CARDS[7], 0, 53)[1:] == (most, A.MOST_BUTTONS)
+    # Card 7 (MOST_BUTTONS, LARGEST, FURTHEST): the most printed buttons decide before the
+    # size, so in an offer where the patch with most buttons is not the largest it still wins.
+    card = A.CARDS[7]
+    assert card.filters == (A.MOST_BUTTONS, A.LARGEST, A.FURTHEST)
+    patches = [p for p in range(len(pw.PATCHES)) if pw.PATCHES[p].buttons <= card.budget]
+    size = {p: len(pw.PATCHES[p].cells) for p in patches}
+    offered = next(
+        (a, b, c)
+        for a in patches
+        for b in patches
+        for c in patches
+        if len({a, b, c}) == 3
+        and pw.PATCHES[a].income > max(pw.PATCHES[b].income, pw.PATCHES[c].income)
+        and size[a] < max(size[b], size[c])
+    )
+    assert A.choose(offered, card, 0, 53) == (offered, offered[0], A.MOST_BUTTONS)
+    # With the first filter undecided (equal buttons), the next one decides: the largest.
+    tied = next(
+        (a, b, c)
+        for a in patches
+        for b in patches
+        for c in patches
+        if len({a, b, c}) == 3
+        and pw.PATCHES[a].income == pw.PATCHES[b].income == pw.PATCHES[c].income
+        and size[a] > max(size[b], size[c])
+    )
+    assert A.choose(tied, card, 0, 53) == (tied, tied[0], A.LARGEST)
 
 
 def test_rule_10_taking_a_patch_moves_the_neutral_token_and_fills_a_pile() -> None:
@@ -197,7 +219,6 @@ def test_rule_12_and_d3_income_per_income_space_crossed_at_53_too() -> None:
     state = solo_state(circle, [1], person=53, automa=40)
     v, _new, t = turn(state)
     assert t.patch is None and t.end == 53 and t.income == 3 * 4 and v[L.BUTTONS + 1] == 12
-    assert v[L.FIRST] == 0 or v[L.FIRST] == -1 or v[L.FIRST] == 1
 
 
 def test_rule_14_automa_takes_the_tile_at_the_marker() -> None:
