@@ -487,7 +487,7 @@ class GameService:
             try:
                 await self._play(live, move, seat)
             except IllegalMoveError as e:
-                raise ServerError("illegal_move", e.template, e.params) from None
+                raise ServerError("illegal_move", e.template, e.params, plain=e.plain) from None
         return live
 
     async def _play(self, live: LiveGame, move: Move, seat: int) -> None:

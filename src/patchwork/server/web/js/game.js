@@ -729,7 +729,7 @@ export class GameScreen {
           "data-patch": String(o.patch),
           "aria-pressed": "false",
           "aria-disabled": can ? null : "true",
-          "aria-label": patchLabel(o) + (why ? `. ${why}` : "") + (can ? `. ${_("Press Enter to pick it up.")}` : ""),
+          "aria-label": patchLabel(o) + (why ? `. ${why}` : "") + (can ? ". " + _("Press Enter to pick it up.") : ""),
         }, [
           h("span", { class: "slot-no", "aria-hidden": "true", text: num(i + 1) }),
           h("div", { class: "card-shape" }, [patchSvg(o, 0, 20)]),
@@ -779,9 +779,13 @@ export class GameScreen {
     list.scrollTop = list.scrollHeight;
   }
 
-  setStatus(text, kind) {
+  // The line under the offer; ``details`` (a refusal's reason in move notation) goes in a
+  // small line of its own, for those who want it.
+  setStatus(text, kind, details = "") {
     if (!this.els) return;
-    this.els.status.textContent = text;
+    const parts = [h("span", { class: "status-text", text })];
+    if (details) parts.push(h("small", { class: "status-details", text: details }));
+    this.els.status.replaceChildren(...parts);
     this.els.status.dataset.kind = kind || "";
   }
 
@@ -816,8 +820,11 @@ export class GameScreen {
     this.placement.cancel(false);
   }
 
+  // A refused placement, said in plain words (the server's ``plain``), with the engine's
+  // notation version as details; ``text`` is the preview's own words for a drop off the board.
   async refuse(notation, text) {
     let reason = text;
+    let details = "";
     if (notation) {
       // Ask the engine why: the move is refused and nothing changes.
       const g = this.store.game;
@@ -826,11 +833,11 @@ export class GameScreen {
         this.placement.cancel(false);
         return;
       }
-      reason = reply.code === "network" ? _("It does not fit there.") : reply.message;
+      reason = reply.code === "network" ? _("It does not fit there.") : errorText(reply);
+      if (reply.plain && reply.message !== reply.plain) details = reply.message;
     }
-    const full = fmt(_("Refused: {reason}"), { reason });
-    this.setStatus(full, "blocked");
-    toast(full, "warn", 6000);
+    this.setStatus(reason, "blocked", details);
+    toast(reason, "warn", 6000, details);
   }
 
   async confirmAdvance() {

@@ -97,7 +97,8 @@ export function renderTimeBoard(container, { meta, players, specialsLeft, onTop,
   const left = specialsLeft.length
     ? fmt(_("special patches still on spaces {spaces}"), { spaces: specialsLeft.map(num).join(", ") })
     : _("no special patches left");
-  svg.setAttribute("aria-label", `${_("Time board")}: ${parts.join("; ")}; ${left}`);
+  const title = _("Time board");
+  svg.setAttribute("aria-label", `${title}: ${parts.join("; ")}; ${left}`);
   container.replaceChildren(svg);
 }
 
