@@ -145,8 +145,15 @@ def test_how_to_play_pages(client: TestClient, lang: str) -> None:
     page = r.text
     direction = "rtl" if lang == "fa" else "ltr"
     assert f'<html lang="{lang}" dir="{direction}">' in page
-    assert '<a href="/" rel="home">' in page
+    assert '<a href="/" rel="home" class="brand">' in page
     assert "<h1>" in page and "<h2>" in page
+    # The table's style and pictures: its stylesheet, and the figures howto.js draws from
+    # /api/meta where the Markdown marks them (the terminal's text leaves the marks out).
+    assert '<link rel="stylesheet" href="/static/css/app.css">' in page
+    assert '<script type="module" src="/static/js/howto.js">' in page
+    for name in ("offer", "placement", "timeboard"):
+        assert page.count(f'<figure class="howto-picture" data-picture="{name}">') == 1
+    assert "[[picture" not in page and "[[picture" not in (i18n.howto_markdown(lang) or "")
     assert "<code>17r90@c4</code>" in page  # the notation is the same in every language
     title = i18n.translator(lang).gettext("How to play Patchwork")
     assert f"<title>{title}</title>" in page

@@ -54,6 +54,18 @@ export function legend() {
   ]);
 }
 
+// One patch of the circle: its shape, cost, time and income; `offerNo` (1-3) when on offer.
+// The "How to play" page draws its patches with this too.
+export function patchItem(patch, offerNo = null, attrs = {}) {
+  return h("li", { class: "ring-item" + (offerNo ? " offered" : ""), "data-patch": String(patch.patch),
+    ...attrs,
+    "aria-label": (offerNo ? fmt(_("On offer, {n}: "), { n: offerNo }) : "") + patchLabel(patch) }, [
+    offerNo ? h("span", { class: "offer-no", "aria-hidden": "true", text: num(offerNo) }) : null,
+    h("span", { class: "ring-shape" }, [patchSvg(patch, 0, 6)]),
+    figures(patch),
+  ]);
+}
+
 // The ring's items in `ring` (absolutely placed) around `centre` (the time board's box).
 export function renderCircle(ring, { circle, patches, offered, aspect = 1.12 }) {
   const n = circle.length + 1;
@@ -63,16 +75,8 @@ export function renderCircle(ring, { circle, patches, offered, aspect = 1.12 }) 
     h("span", { class: "neutral-token", "aria-hidden": "true" }), icon("clockwise", { cls: "cw" }),
   ])];
   circle.forEach((id, i) => {
-    const patch = patches[id];
     const [x, y] = pts[i + 1];
-    const onOffer = i < offered;
-    items.push(h("li", { class: "ring-item" + (onOffer ? " offered" : ""), "data-patch": String(id),
-      style: `left:${x}%;top:${y}%`,
-      "aria-label": (onOffer ? fmt(_("On offer, {n}: "), { n: i + 1 }) : "") + patchLabel(patch) }, [
-      onOffer ? h("span", { class: "offer-no", "aria-hidden": "true", text: num(i + 1) }) : null,
-      h("span", { class: "ring-shape" }, [patchSvg(patch, 0, 6)]),
-      figures(patch),
-    ]));
+    items.push(patchItem(patches[id], i < offered ? i + 1 : null, { style: `left:${x}%;top:${y}%` }));
   });
   ring.replaceChildren(...items);
 }
