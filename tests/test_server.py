@@ -219,6 +219,20 @@ def test_a_downloaded_record_resumes_against_the_same_opponent(
     assert both.seats == ("human", "human") and both.language == "en"
 
 
+def test_people_who_give_no_name_are_named_by_seat(server: ServerProcess) -> None:
+    # "Player 1" and "Player 2" by seat, as the terminal app names them, whoever created
+    # the game; the computer's seat by its level.
+    created = server.create(mode="ai", level=2, seat=1)
+    assert [s["name"] for s in created["game"]["seats"]] == ["AI level 2", "Player 2"]
+    online = server.create(mode="online", seat=1)
+    r = server.post(f"/api/games/{online['game_id']}/join", {"invite": online["invite_code"]})
+    assert r.status_code == 200, r.text
+    game = server.get(f"/api/games/{online['game_id']}").json()
+    assert [s["name"] for s in game["seats"]] == ["Player 1", "Player 2"]
+    local = server.create(mode="local", name="Ann")
+    assert [s["name"] for s in local["game"]["seats"]] == ["Ann", "Player 2"]
+
+
 def without_time(view: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in view.items() if k != "updated_at"}
 
