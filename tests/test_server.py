@@ -224,6 +224,8 @@ def test_people_who_give_no_name_are_named_by_seat(server: ServerProcess) -> Non
     # the game; the computer's seat by its level.
     created = server.create(mode="ai", level=2, seat=1)
     assert [s["name"] for s in created["game"]["seats"]] == ["AI level 2", "Player 2"]
+    replay = server.get(f"/api/games/{created['game_id']}/replay").json()
+    assert replay["seats"] == created["game"]["seats"]  # the replay names seats as the game does
     online = server.create(mode="online", seat=1)
     r = server.post(f"/api/games/{online['game_id']}/join", {"invite": online["invite_code"]})
     assert r.status_code == 200, r.text

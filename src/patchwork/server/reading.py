@@ -6,7 +6,7 @@ from ..engine import Move, Record, State
 from .live import LiveGame
 from .models import GameData
 from .schemas import GameSummary, Replay, ReplayFrame
-from .views import move_squares, players_view, result_view
+from .views import move_squares, players_view, result_view, seats_view
 
 
 def seat_kinds(d: GameData) -> tuple[str, str]:
@@ -61,7 +61,11 @@ def replay(live: LiveGame) -> Replay:
     for i, (move, seat) in enumerate(zip(live.game.moves, live.movers, strict=True)):
         frames.append(frame(i + 1, seat, move, states[i + 1]))
     return Replay(
-        game_id=d.id, players=[d.seat0_name, d.seat1_name], result=result_view(d), frames=frames
+        game_id=d.id,
+        players=[d.seat0_name, d.seat1_name],
+        seats=seats_view(d),
+        result=result_view(d),
+        frames=frames,
     )
 
 

@@ -444,6 +444,7 @@ class ReplayFrame(BaseModel):
 class Replay(BaseModel):
     game_id: str
     players: list[str]
+    seats: list[SeatView] = Field(description="who sat in each seat, as in the game view")
     result: ResultView | None
     frames: list[ReplayFrame]
 
