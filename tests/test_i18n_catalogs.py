@@ -185,7 +185,7 @@ def test_persian_uses_persian_digits() -> None:
             rest = CODE.sub("", text)
             assert not re.search(r"[0-9]", rest), (m.id, text)
     t = i18n.translation("fa")
-    assert t.gettext("Player 2") == "بازیکن ۲"
+    assert i18n.fill("Player {n}", {"n": 2}, i18n.translator("fa")) == "بازیکن ۲"
     assert "۱۰ دقیقه + ۵ ثانیه" in t.gettext("10 minutes + 5 s a move")
     assert "17r90@c4" in (i18n.howto_markdown("fa") or "")
 

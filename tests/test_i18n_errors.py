@@ -13,7 +13,7 @@ import pytest
 import patchwork as pw
 from helpers import EMPTY_QUILT, circle_starting, position
 from patchwork import i18n
-from patchwork.i18n import error_text, translator
+from patchwork.i18n import error_text, fill, translator
 from test_i18n_catalogs import CODE
 
 LANGS = ("fa", "pt", "ru", "fi")
@@ -151,3 +151,35 @@ def test_other_errors_are_shown_as_they_are() -> None:
     assert error_text(pw.PatchworkError(), t) == ""
     e = pw.InvalidSetupError("give a seed or a circle, not both")  # developer-facing: English
     assert error_text(e, t) == str(e) == e.template and e.params == {}
+
+
+PLAIN = {
+    "flip": "Flipping patches is off in this game (house rule).",
+    "turn": "Turning patches is off in this game (house rule).",
+    "over": "The game is over: no more moves.",
+    "first": "First sew the special patch onto an empty square of your quilt.",
+    "covered": "That square is already covered (a1).",
+    "special": "There is no special patch to place.",
+    "none": "No patch is on offer any more.",
+    "offer": "Patch 4 is not on offer: you may buy 1, 2, 3.",
+    "dear": "You cannot afford patch 22: it costs 10 and you have 5.",
+    "overlap": "That patch would overlap what is already sewn on at a1.",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", *LANGS])
+def test_every_refused_move_is_also_said_in_plain_words(lang: str) -> None:
+    # What a table shows a player: the same reason, without the move's notation (which
+    # stays in the template, shown as details).
+    t = translator(lang)
+    for name, english in PLAIN.items():
+        e = refusal(name)
+        assert isinstance(e, pw.IllegalMoveError)
+        assert e.plain_text == english, name
+        words = fill(e.plain, e.params, t)
+        assert e.params["move"] not in words and "{" not in words, (lang, name, words)
+        assert lang == "en" or words != english, (lang, name)
+        if lang == "fa":
+            assert not re.search(r"[0-9]", CODE.sub("", words).replace("a1", "")), words
+    copy = pickle.loads(pickle.dumps(refusal("dear")))
+    assert isinstance(copy, pw.IllegalMoveError) and copy.plain == refusal("dear").plain

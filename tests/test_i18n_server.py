@@ -145,8 +145,15 @@ def test_how_to_play_pages(client: TestClient, lang: str) -> None:
     page = r.text
     direction = "rtl" if lang == "fa" else "ltr"
     assert f'<html lang="{lang}" dir="{direction}">' in page
-    assert '<a href="/" rel="home">' in page
+    assert '<a href="/" rel="home" class="brand">' in page
     assert "<h1>" in page and "<h2>" in page
+    # The table's style and pictures: its stylesheet, and the figures howto.js draws from
+    # /api/meta where the Markdown marks them (the terminal's text leaves the marks out).
+    assert '<link rel="stylesheet" href="/static/css/app.css">' in page
+    assert '<script type="module" src="/static/js/howto.js">' in page
+    for name in ("offer", "placement", "timeboard"):
+        assert page.count(f'<figure class="howto-picture" data-picture="{name}">') == 1
+    assert "[[picture" not in page and "[[picture" not in (i18n.howto_markdown(lang) or "")
     assert "<code>17r90@c4</code>" in page  # the notation is the same in every language
     title = i18n.translator(lang).gettext("How to play Patchwork")
     assert f"<title>{title}</title>" in page
@@ -226,20 +233,28 @@ def test_a_refused_move_is_explained_in_the_language_asked_for(client: TestClien
     assert refusal("4r0@a1", None) == {
         "code": "illegal_move",
         "message": "4r0@a1 is not allowed: patch 4 is not on offer (offered: 22, 24, 28)",
+        "plain": "Patch 4 is not on offer: you may buy 22, 24, 28.",
     }
     assert refusal("4r0@a1", "ru") == {
         "code": "illegal_move",
         "message": "ход 4r0@a1 недопустим: лоскутка 4 нет среди предложенных "
         "(предложены: 22, 24, 28)",
+        "plain": "Лоскутка 4 нет среди предложенных: можно купить 22, 24, 28.",
     }
     dear = refusal("22r0@a1", "fa")
     assert dear == {
         "code": "illegal_move",
         "message": "حرکت 22r0@a1 مجاز نیست: قیمت وصلهٔ ۲۲ بیش از دکمه‌های بازیکن ۰ است "
         "(قیمت: ۱۰، دکمه‌ها: ۵)",
+        "plain": "پول وصلهٔ ۲۲ را ندارید: قیمتش ۱۰ دکمه است و شما ۵ دکمه دارید.",
     }
-    # Persian digits everywhere but in the move notation, which stays as typed.
+    # Persian digits everywhere but in the move notation, which stays as typed; the plain
+    # words carry no notation at all.
     assert not re.search(r"[0-9]", dear["message"].replace("22r0@a1", ""))
+    assert not re.search(r"[0-9]", dear["plain"])
+    assert refusal("22r0@a1", None)["plain"] == (
+        "You cannot afford patch 22: it costs 10 and you have 5."
+    )
     assert refusal("4r0@a1", "fa")["message"].endswith("(پیشنهادی‌ها: ۲۲، ۲۴، ۲۸)")
     unreadable = refusal("40r0@a1", "fa")
     assert unreadable == {

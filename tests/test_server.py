@@ -5,15 +5,20 @@ clocks, the AI's help, records, and a SIGKILL in the middle of games."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 pytest.register_assert_rewrite("server_fixtures")
 
+import httpx  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 
 import patchwork as pw  # noqa: E402
+from patchwork import i18n  # noqa: E402
+from patchwork.tui.app import build_parser, setup  # noqa: E402
+from patchwork.tui.seats import close_agent  # noqa: E402
 from server_fixtures import VIEWS, Client, ServerProcess, legal_moves  # noqa: E402
 
 pytest_plugins = ["server_fixtures"]
@@ -182,6 +187,52 @@ def test_local_game_one_token_plays_both_seats(server: ServerProcess) -> None:
         after = c.state_at(reply["version"])
         assert after["history"] == game["history"][:-1]
         assert after["position"] == game_position_after(game["history"][:-1], created["game"])
+
+
+def test_a_downloaded_record_resumes_against_the_same_opponent(
+    server: ServerProcess, tmp_path: Path
+) -> None:
+    # The record names what played each seat, and the reader's language: the terminal app's
+    # --load then plays on against the same level, in that language.
+    created = server.create(mode="ai", level=3, seat=1, first_player=1, name="Ann")
+    gid = created["game_id"]
+    r = httpx.get(f"{server.url}/api/games/{gid}/record.json", headers={"accept-language": "fi"})
+    record = pw.Record.from_json(r.text)
+    assert record.seats == ("level3", "human") and record.language == "fi"
+    assert record.players[1] == "Ann"
+    assert pw.Record.parse(server.get(f"/api/games/{gid}/record.txt?lang=ru").text).seats == (
+        "level3",
+        "human",
+    )
+    path = tmp_path / "downloaded.json"
+    path.write_text(r.text, encoding="utf-8")
+    try:
+        session, options = setup(build_parser().parse_args(["--load", str(path)]))
+        assert [s.kind for s in session.seats] == ["level3", "human"]
+        assert options.human_seat == 1 and i18n.base_language(i18n.language()) == "fi"
+        for seat in session.seats:
+            close_agent(seat.agent)
+    finally:
+        i18n.set_language("en")
+    local = server.create(mode="local", name="Ann", opponent_name="Bob")
+    both = pw.Record.from_json(server.get(f"/api/games/{local['game_id']}/record.json").text)
+    assert both.seats == ("human", "human") and both.language == "en"
+
+
+def test_people_who_give_no_name_are_named_by_seat(server: ServerProcess) -> None:
+    # "Player 1" and "Player 2" by seat, as the terminal app names them, whoever created
+    # the game; the computer's seat by its level.
+    created = server.create(mode="ai", level=2, seat=1)
+    assert [s["name"] for s in created["game"]["seats"]] == ["AI level 2", "Player 2"]
+    replay = server.get(f"/api/games/{created['game_id']}/replay").json()
+    assert replay["seats"] == created["game"]["seats"]  # the replay names seats as the game does
+    online = server.create(mode="online", seat=1)
+    r = server.post(f"/api/games/{online['game_id']}/join", {"invite": online["invite_code"]})
+    assert r.status_code == 200, r.text
+    game = server.get(f"/api/games/{online['game_id']}").json()
+    assert [s["name"] for s in game["seats"]] == ["Player 1", "Player 2"]
+    local = server.create(mode="local", name="Ann")
+    assert [s["name"] for s in local["game"]["seats"]] == ["Ann", "Player 2"]
 
 
 def without_time(view: dict[str, Any]) -> dict[str, Any]:

@@ -155,12 +155,19 @@ def test_a_drop_where_it_does_not_fit_is_refused(page: Page, web_server: ServerP
     page.mouse.move(x, y, steps=6)
     status = page.locator("#place-status")
     expect(status).to_have_attribute("data-kind", "blocked")
+    expect(status).to_contain_text("would overlap what is already sewn on at")
     version = shown_version(page)
     page.mouse.up()
-    # The engine's reason, in the status line and a toast; nothing changed.
-    expect(status).to_contain_text("Refused")
-    expect(status).to_contain_text("not allowed")
-    expect(page.locator(".toast.warn")).to_contain_text("Refused")
+    # The preview said it in the engine's plain words before the drop; after it, the
+    # engine's reason in plain words in the status line and a toast, the notation only in
+    # their small details line; nothing changed.
+    expect(status.locator(".status-text")).to_contain_text("would overlap what is already sewn")
+    expect(status.locator(".status-details")).to_contain_text("is not allowed")
+    assert "@" not in status.locator(".status-text").inner_text()
+    notice = page.locator(".toast.warn")
+    expect(notice).to_contain_text("would overlap what is already sewn on at")
+    expect(notice.locator(".toast-details")).to_contain_text("is not allowed")
+    shot(page, "refused", full_page=False)
     after = view(web_server, gid)
     assert after["version"] == g["version"] and len(after["history"]) == len(g["history"])
     assert shown_version(page) == version

@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from conftest import TIMEOUT_MS, shot, start_game, watch_errors
+from conftest import TIMEOUT_MS, advance, shot, start_game, wait_my_turn, watch_errors
 from server_fixtures import ServerProcess
 
 
@@ -105,3 +105,35 @@ def test_the_persian_how_to_play_page(persian: Page, web_server: ServerProcess) 
     page.click("a[rel=home]")
     page.wait_for_url(f"{web_server.url}/")
     shot(page, "fa-howto")
+
+
+def test_persian_digits_in_the_move_list_and_the_last_move_line(
+    persian: Page, web_server: ServerProcess
+) -> None:
+    # The moves as people read them: numbered in Persian (the list's own markers), the
+    # notation shown with Persian digits, and the last move said in words with Persian
+    # digits, the notation beside it likewise; nothing in ASCII digits.
+    page = persian
+    gid = start_game(page, web_server, name="سارا")
+    page.wait_for_function("document.documentElement.lang === 'fa'")
+    g = wait_my_turn(page, web_server, gid)
+    advance(page)
+    g = wait_my_turn(page, web_server, gid, since=g["version"])
+    assert len(g["history"]) >= 2
+    items = page.locator("#move-list li")
+    expect(items).to_have_count(len(g["history"]))
+    assert items.first.evaluate("li => getComputedStyle(li).listStyleType") == "persian"
+    assert items.first.evaluate("li => getComputedStyle(li.parentElement).direction") == "rtl"
+    codes = page.locator("#move-list li code").all_inner_texts()
+    assert len(codes) == len(g["history"])
+    assert codes[0] == "A" and not any(ch in "0123456789" for c in codes for ch in c)
+    ai = g["history"][-1]
+    if ai["move"] != "A":  # a patch number, turned and placed: Persian digits throughout
+        assert any(ch in "۰۱۲۳۴۵۶۷۸۹" for ch in codes[-1])
+    line = page.locator("[data-last-move]")
+    expect(line).to_have_attribute("data-ply", str(ai["ply"]))
+    expect(line).to_contain_text("سطح ۱")
+    said = line.inner_text()
+    assert any(ch in "۰۱۲۳۴۵۶۷۸۹" for ch in said), said
+    assert not any(ch in "0123456789" for ch in said), said
+    shot(page, "fa-move-list", full_page=False)

@@ -52,7 +52,22 @@ class InvalidMoveError(PatchworkError):
 
 
 class IllegalMoveError(PatchworkError):
-    """A well-formed move that the rules do not allow in this position."""
+    """A well-formed move that the rules do not allow in this position.
+
+    ``plain`` is the same reason as a sentence for the person who tried the move, without
+    move notation (``"That square is already covered"``), filled from the same ``params``:
+    a table shows it and keeps the notation version (``template``) as details."""
+
+    plain: str
+
+    def __init__(self, message: str = "", /, *, plain: str = "", **params: Any) -> None:
+        super().__init__(message, **params)
+        self.plain = plain or message
+
+    @property
+    def plain_text(self) -> str:
+        """``plain`` filled in, in English."""
+        return fill_in(self.plain, self.params)
 
 
 class InvalidPositionError(PatchworkError):

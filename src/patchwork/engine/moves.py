@@ -188,13 +188,18 @@ class Buy(Move):
                     "{move}: orientation {orientation} needs flipping patches, "
                     "which these rules do not allow"
                 )
+                plain = N_("Flipping patches is off in this game (house rule).")
             else:
                 template = N_(
                     "{move}: orientation {orientation} needs turning patches, "
                     "which these rules do not allow"
                 )
+                plain = N_("Turning patches is off in this game (house rule).")
             raise IllegalMoveError(
-                template, move=str(self), orientation=ORIENTATION_NAMES[self.orientation]
+                template,
+                move=str(self),
+                plain=plain,
+                orientation=ORIENTATION_NAMES[self.orientation],
             )
         return K.BUY_BASE + k
 

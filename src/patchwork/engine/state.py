@@ -228,15 +228,20 @@ class State:
         code = move.code(self.rules.mode)
         if K.is_legal(self._v, code):
             return code
-        template, params = self._why_illegal(move)
-        raise IllegalMoveError(template, move=str(move), **params)
+        template, plain, params = self._why_illegal(move)
+        raise IllegalMoveError(template, move=str(move), plain=plain, **params)
 
-    def _why_illegal(self, move: Move) -> tuple[str, dict[str, Any]]:
+    def _why_illegal(self, move: Move) -> tuple[str, str, dict[str, Any]]:
         # Only explains a verdict the kernel has already given; it decides nothing. One whole
-        # sentence per reason (translators see each one complete), filled in with {move}.
+        # sentence per reason (translators see each one complete), filled in with {move},
+        # and the same reason in plain words for the person who tried it (no notation).
         p = self.current_player
         if p is None:
-            return N_("{move} is not allowed: the game is over"), {}
+            return (
+                N_("{move} is not allowed: the game is over"),
+                N_("The game is over: no more moves."),
+                {},
+            )
         me = self.players[p]
         if self.pending_specials:
             if not isinstance(move, PlaceSpecial):
@@ -245,22 +250,34 @@ class State:
                         "{move} is not allowed: player {player} must first place a special "
                         "patch on an empty square"
                     ),
+                    N_("First sew the special patch onto an empty square of your quilt."),
                     {"player": p},
                 )
             return (
                 N_("{move} is not allowed: {square} is already covered"),
+                N_("That square is already covered ({square})."),
                 {"square": square_name(move.row, move.col)},
             )
         if isinstance(move, PlaceSpecial):
-            return N_("{move} is not allowed: there is no special patch to place"), {}
+            return (
+                N_("{move} is not allowed: there is no special patch to place"),
+                N_("There is no special patch to place."),
+                {},
+            )
         if isinstance(move, Buy):
             patch = data.PATCHES[move.patch_id]
             if not self.offered:
-                return N_("{move} is not allowed: no patch is on offer any more"), {}
+                return (
+                    N_("{move} is not allowed: no patch is on offer any more"),
+                    N_("No patch is on offer any more."),
+                    {},
+                )
             if move.patch_id not in self.offered:
                 return (
                     # TRANSLATORS: {offered} is a list of patch numbers, like "1, 2, 3".
                     N_("{move} is not allowed: patch {patch} is not on offer (offered: {offered})"),
+                    # TRANSLATORS: {offered} is a list of patch numbers, like "1, 2, 3".
+                    N_("Patch {patch} is not on offer: you may buy {offered}."),
                     {"patch": move.patch_id, "offered": tuple(self.offered)},
                 )
             if patch.buttons > me.buttons:
@@ -270,6 +287,8 @@ class State:
                         "{move} is not allowed: patch {patch} costs more buttons than player "
                         "{player} has (price: {price}, buttons: {buttons})"
                     ),
+                    # TRANSLATORS: {price} and {buttons} are numbers of buttons (any number).
+                    N_("You cannot afford patch {patch}: it costs {price} and you have {buttons}."),
                     {"patch": move.patch_id, "player": p, "price": patch.buttons,
                      "buttons": me.buttons},
                 )  # fmt: skip
@@ -277,9 +296,15 @@ class State:
             return (
                 # TRANSLATORS: {squares} are square names, like "b1 c1".
                 N_("{move} is not allowed: it would overlap patches already sewn on at {squares}"),
+                # TRANSLATORS: {squares} are square names, like "b1 c1".
+                N_("That patch would overlap what is already sewn on at {squares}."),
                 {"squares": " ".join(square_name(r, c) for r, c in overlap)},
             )
-        return N_("{move} is not allowed: the rules do not allow it here"), {}
+        return (
+            N_("{move} is not allowed: the rules do not allow it here"),
+            N_("The rules do not allow that move here."),
+            {},
+        )
 
     def apply(self, move: Move) -> State:
         """The state after ``move``; an illegal move raises IllegalMoveError."""

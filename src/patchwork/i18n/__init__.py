@@ -364,13 +364,23 @@ def error_text(exc: BaseException, translator: Translator | None = None) -> str:
     return fill(template, params, translator)
 
 
-def howto_markdown(lang: str) -> str | None:
-    """The "How to play" page of a shipped language, as Markdown (None when there is none)."""
+# A line of its own in a howto page: where the web page draws a picture (offer, timeboard,
+# placement); the terminal, which has none, leaves the line out.
+PICTURE = re.compile(r"^\[\[picture:(\w+)\]\]\n\n?", re.MULTILINE)
+
+
+def howto_markdown(lang: str, pictures: bool = False) -> str | None:
+    """The "How to play" page of a shipped language, as Markdown (None when there is none);
+    with ``pictures`` it keeps the ``[[picture:name]]`` lines that mark the web page's
+    pictures."""
     code = supported(lang, LANGUAGES)
     if code is None:
         return None
     path = HOWTO_DIR / f"{code}.md"
-    return path.read_text(encoding="utf-8") if path.is_file() else None
+    if not path.is_file():
+        return None
+    text = path.read_text(encoding="utf-8")
+    return text if pictures else PICTURE.sub("", text)
 
 
 __all__ = [

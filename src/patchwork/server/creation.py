@@ -13,6 +13,12 @@ from .models import GameData, utcnow
 from .schemas import ClockIn, CreateGame
 
 
+def seat_name(seat: int) -> str:
+    """The name of a person who gave none: Player 1, Player 2 by seat, as the terminal app
+    names them (stored in English; the web client says it in the page's language)."""
+    return f"Player {seat + 1}"
+
+
 def new_id() -> str:
     return secrets.token_urlsafe(9)
 
@@ -55,18 +61,18 @@ def new_game_data(req: CreateGame) -> NewGame:
     first = secrets.randbelow(2) if req.first_player == "random" else req.first_player
     token = secrets.token_urlsafe(24)
     kinds = ["human", "human"]
-    names = [req.name, req.opponent_name or "Player 2"]
+    names = [req.name or seat_name(0), req.opponent_name or seat_name(1)]
     tokens: list[str | None] = [token_hash(token)] * 2
     invite = None
     if req.mode != "local":
         other = 1 - seat
-        names = [req.name, req.name]
+        names = [seat_name(0), seat_name(1)]
+        names[seat] = req.name or seat_name(seat)
         tokens[other] = None
         if req.mode == "ai":
             kinds[other] = "ai"
             names[other] = f"AI level {req.level}"
         else:
-            names[other] = f"Player {other + 1}"
             invite = secrets.token_urlsafe(12)
     spec = clock_spec(req.clock)
     now = utcnow()

@@ -52,12 +52,22 @@ class ServerError(Exception):
 
     ``message`` is an English template marked with ``N_`` and filled from ``params``: the
     client gets it in the language of its request (:meth:`body`), the log in English. The
-    ``code`` is the same in every language: clients act on it, people read the message."""
+    ``code`` is the same in every language: clients act on it, people read the message.
+    ``plain`` (a refused move's) is the same reason in plain words, without move notation,
+    filled from the same ``params``: a table shows it and keeps the message as details."""
 
     def __init__(
-        self, code: str, message: str, /, params: Mapping[str, Any] | None = None, **extra: Any
+        self,
+        code: str,
+        message: str,
+        /,
+        params: Mapping[str, Any] | None = None,
+        *,
+        plain: str | None = None,
+        **extra: Any,
     ) -> None:
         self.template = message
+        self.plain = plain
         self.params = dict(params or {})
         self.message = fill_in(message, self.params)
         super().__init__(self.message)
@@ -76,8 +86,20 @@ class ServerError(Exception):
             return self.message
         return fill(self.template, self.params, translator(lang))
 
+    def plain_text(self, lang: str | None = None) -> str | None:
+        """``plain`` filled in, in ``lang`` (English when None); None without one."""
+        if self.plain is None:
+            return None
+        if not lang:
+            return fill_in(self.plain, self.params)
+        return fill(self.plain, self.params, translator(lang))
+
     def body(self, lang: str | None = None) -> dict[str, Any]:
-        return {"code": self.code, "message": self.text(lang), **self.extra}
+        body = {"code": self.code, "message": self.text(lang), **self.extra}
+        plain = self.plain_text(lang)
+        if plain is not None:
+            body["plain"] = plain
+        return body
 
 
 def not_found(game_id: str) -> ServerError:

@@ -9,6 +9,7 @@ files, the same ones the terminal and the server use) and the "How to play" page
 from __future__ import annotations
 
 import html
+import re
 from functools import lru_cache
 
 from fastapi import APIRouter, Response
@@ -45,17 +46,28 @@ async def catalog(lang: str) -> JSONResponse:
     return JSONResponse(exported, headers={"cache-control": CACHE})
 
 
+# The pictures the page's script draws (web/js/howto.js), where the Markdown marks them.
+_PICTURE = re.compile(r"<p>\[\[picture:(\w+)\]\]</p>")
+
+
 @lru_cache(maxsize=8)
 def howto_page(lang: str) -> str | None:
-    """The "How to play" page of a language as a standalone HTML document."""
-    text = i18n.howto_markdown(lang)
+    """The "How to play" page of a language as an HTML document in the table's own style
+    (its stylesheet, header and cards), with figures that ``howto.js`` draws from
+    ``/api/meta`` as the table draws them: patches, the time board, a placement."""
+    text = i18n.howto_markdown(lang, pictures=True)
     if text is None:
         return None
     md = MarkdownIt("commonmark", {"html": False}).enable("table")
-    body = md.render(text)
+    body = _PICTURE.sub(
+        lambda m: f'<figure class="howto-picture" data-picture="{m.group(1)}"></figure>',
+        md.render(text),
+    )
     t = i18n.translator(lang)
     title = t.gettext("How to play Patchwork")
     back = t.gettext("Back to the game")
+    brand = t.gettext("Patchwork")
+    arrow = "→" if i18n.direction(lang) == "rtl" else "←"
     others = " · ".join(
         f'<a href="/howto/{code}" hreflang="{code}" lang="{code}">{html.escape(name)}</a>'
         for code, name in ((c, i18n.language_name(c)) for c in i18n.available_languages())
@@ -66,24 +78,20 @@ def howto_page(lang: str) -> str | None:
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light">
 <title>{html.escape(title)}</title>
-<style>
-body {{ max-width: 46rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.6;
-  font-family: system-ui, "Vazirmatn", "Noto Sans Arabic", sans-serif; color: #222;
-  background: #fdfbf7; }}
-nav {{ display: flex; justify-content: space-between; gap: 1rem; flex-wrap: wrap;
-  font-size: .95rem; }}
-h1 {{ margin-top: 1.5rem; }}
-code, pre {{ direction: ltr; unicode-bidi: isolate; font-family: ui-monospace, monospace;
-  background: #f1ece2; padding: 0 .2em; border-radius: 3px; }}
-pre {{ padding: .5em; overflow-x: auto; text-align: left; }}
-table {{ border-collapse: collapse; }}
-th, td {{ border: 1px solid #ccc; padding: .2em .6em; }}
-</style>
+<link rel="icon" href="/static/icon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/static/css/app.css">
+<script type="module" src="/static/js/howto.js"></script>
 </head>
-<body>
-<nav><a href="/" rel="home">← {html.escape(back)}</a><span>{others}</span></nav>
-<main>
+<body class="howto-page">
+<header class="site-head">
+<a href="/" rel="home" class="brand"><span class="brand-mark" aria-hidden="true"></span>
+<span>{html.escape(brand)}</span></a>
+<nav class="head-links howto-langs">{others}</nav>
+</header>
+<main class="howto card">
+<p class="howto-back"><a href="/">{arrow} {html.escape(back)}</a></p>
 {body}</main>
 </body>
 </html>

@@ -98,6 +98,10 @@ class ErrorMessage(BaseModel):
     type: Literal["error"] = "error"
     code: str = Field(description="what went wrong, the same in every language")
     message: str = Field(description="what went wrong, in the connection's language")
+    plain: str | None = Field(
+        default=None,
+        description="illegal_move: the same reason in plain words, without move notation",
+    )
     version: int | None = Field(default=None, description="stale_version: the game's version")
     to_move: Seat | None = Field(default=None, description="not_your_turn: whose turn it is")
     retry_after: float | None = Field(default=None, description="seconds until trying helps")
@@ -107,7 +111,7 @@ class ErrorMessage(BaseModel):
     def _only_the_facts_given(self, write: SerializerFunctionWrapHandler) -> dict[str, Any]:
         # The fields of a few codes only, left out where they say nothing.
         data: dict[str, Any] = write(self)
-        for name in ("version", "to_move", "retry_after"):
+        for name in ("plain", "version", "to_move", "retry_after"):
             if data[name] is None:
                 del data[name]
         return data

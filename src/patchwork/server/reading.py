@@ -6,17 +6,27 @@ from ..engine import Move, Record, State
 from .live import LiveGame
 from .models import GameData
 from .schemas import GameSummary, Replay, ReplayFrame
-from .views import move_squares, players_view, result_view
+from .views import move_squares, players_view, result_view, seats_view
 
 
-def record(live: LiveGame) -> Record:
-    """The game record (docs/notation.md); a game ended by resignation, time or a claim
+def seat_kinds(d: GameData) -> tuple[str, str]:
+    """What played each seat, as records name them: "human", or the AI's agent ("level3"),
+    so that ``patchwork play --load`` resumes against the same opponent."""
+    kinds = tuple("human" if d.kind(s) == "human" else f"level{d.ai_level}" for s in (0, 1))
+    return kinds[0], kinds[1]
+
+
+def record(live: LiveGame, language: str | None = None) -> Record:
+    """The game record (docs/notation.md) with its seats and ``language`` (the reader's,
+    for the terminal app to resume in); a game ended by resignation, time or a claim
     carries that ending, an unfinished one no result. Read it under the game's lock."""
     d = live.data
     termination = d.termination if d.termination not in (None, "finished") else None
     return Record.from_game(
         live.game,
         players=(d.seat0_name, d.seat1_name),
+        seats=seat_kinds(d),
+        language=language,
         event=f"patchwork-game {d.mode} game {d.id}",
         date=d.created_at.date().isoformat(),
         termination=termination,
@@ -51,7 +61,11 @@ def replay(live: LiveGame) -> Replay:
     for i, (move, seat) in enumerate(zip(live.game.moves, live.movers, strict=True)):
         frames.append(frame(i + 1, seat, move, states[i + 1]))
     return Replay(
-        game_id=d.id, players=[d.seat0_name, d.seat1_name], result=result_view(d), frames=frames
+        game_id=d.id,
+        players=[d.seat0_name, d.seat1_name],
+        seats=seats_view(d),
+        result=result_view(d),
+        frames=frames,
     )
 
 

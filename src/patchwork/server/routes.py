@@ -10,7 +10,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from .. import __version__
 from ..i18n import N_
 from . import assist, reading
-from .errors import ServerError
+from .errors import ServerError, request_language
 from .limits import MAX_COUNT
 from .reviews import Reviews
 from .schemas import (
@@ -213,20 +213,21 @@ async def get_review(game_id: str, revs: ReviewService) -> ReviewStatus:
 
 
 @router.get("/api/games/{game_id}/record.json", tags=["records"], responses=ERRORS)
-async def record_json(game_id: str, svc: Service) -> Response:
-    """The game record (docs/notation.md), JSON form."""
+async def record_json(game_id: str, svc: Service, request: Request) -> Response:
+    """The game record (docs/notation.md), JSON form, with what played each seat and the
+    request's language (so that ``patchwork play --load`` resumes the game as it was)."""
     live = await svc.get(game_id)
     async with live.lock:
-        record = reading.record(live)
+        record = reading.record(live, request_language(request))
     return Response(record.to_json(), media_type="application/json")
 
 
 @router.get("/api/games/{game_id}/record.txt", tags=["records"], responses=ERRORS)
-async def record_text(game_id: str, svc: Service) -> Response:
-    """The game record (docs/notation.md), text form."""
+async def record_text(game_id: str, svc: Service, request: Request) -> Response:
+    """The game record (docs/notation.md), text form (seats and language as in JSON)."""
     live = await svc.get(game_id)
     async with live.lock:
-        record = reading.record(live)
+        record = reading.record(live, request_language(request))
     return Response(record.to_text(), media_type="text/plain; charset=utf-8")
 
 

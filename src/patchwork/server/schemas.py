@@ -67,14 +67,18 @@ class CreateGame(BaseModel):
     circle: list[int] | None = Field(
         default=None, max_length=33, description="an explicit circle (33 patch ids)"
     )
-    name: Name = "Player 1"
-    opponent_name: Name | None = Field(default=None, description="the second name (mode local)")
+    name: Name | None = Field(
+        default=None, description="your name; by default Player N, N your seat + 1"
+    )
+    opponent_name: Name | None = Field(
+        default=None, description="the second name (mode local); by default Player 2"
+    )
 
 
 class JoinGame(BaseModel):
     model_config = STRICT
     invite: str = Field(min_length=1, max_length=64)
-    name: Name = "Player 2"
+    name: Name | None = Field(default=None, description="by default Player N, N the seat + 1")
 
 
 class MoveIn(BaseModel):
@@ -440,6 +444,7 @@ class ReplayFrame(BaseModel):
 class Replay(BaseModel):
     game_id: str
     players: list[str]
+    seats: list[SeatView] = Field(description="who sat in each seat, as in the game view")
     result: ResultView | None
     frames: list[ReplayFrame]
 

@@ -25,7 +25,7 @@ from . import clocks
 from .ai_runner import AIRunner
 from .clocks import ClockSpec
 from .config import Settings
-from .creation import new_game_data, rematch_data
+from .creation import new_game_data, rematch_data, seat_name
 from .errors import ServerError, not_found
 from .hub import Connection, Hub
 from .live import LiveGame, token_hash
@@ -431,7 +431,7 @@ class GameService:
             return None
         return now if live.data.kind(seat) == "human" else None
 
-    async def join(self, game_id: str, invite: str, name: str) -> Joined:
+    async def join(self, game_id: str, invite: str, name: str | None) -> Joined:
         live = await self.get(game_id)
         async with live.lock:
             data = live.data
@@ -444,6 +444,7 @@ class GameService:
             ):
                 raise ServerError("invite_invalid", N_("that invitation is not this game's"))
             seat = 0 if data.seat0_token is None else 1
+            name = name or seat_name(seat)
             token = secrets.token_urlsafe(24)
             fields: dict[str, Any] = {
                 f"seat{seat}_token": token_hash(token),
@@ -487,7 +488,7 @@ class GameService:
             try:
                 await self._play(live, move, seat)
             except IllegalMoveError as e:
-                raise ServerError("illegal_move", e.template, e.params) from None
+                raise ServerError("illegal_move", e.template, e.params, plain=e.plain) from None
         return live
 
     async def _play(self, live: LiveGame, move: Move, seat: int) -> None:

@@ -273,6 +273,20 @@ def history_entry(ply: int, seat: int, move: Move, before: State, after: State) 
     )
 
 
+def seats_view(data: GameData) -> list[SeatView]:
+    """Who sits in each seat: a person or the AI (and its level), the name, joined or not."""
+    return [
+        SeatView(
+            seat=s,
+            kind=data.kind(s),  # type: ignore[arg-type]
+            name=data.name(s),
+            level=data.ai_level if data.kind(s) == "ai" else None,
+            joined=data.token_hash(s) is not None or data.kind(s) == "ai",
+        )
+        for s in (0, 1)
+    ]
+
+
 def game_view(data: GameData, game: Game, movers: list[int], play: PlayView) -> GameView:
     """The whole game as clients see it (the same for players and spectators): ``play``
     (what :func:`play_view` made of the same game) and the rest."""
@@ -288,16 +302,7 @@ def game_view(data: GameData, game: Game, movers: list[int], play: PlayView) -> 
         rules=RulesIn(edition=data.edition, rotation=data.rotation, flip=data.flip),  # type: ignore[arg-type]
         special_spaces=list(rules.special_spaces),
         first_player=data.first_player,
-        seats=[
-            SeatView(
-                seat=s,
-                kind=data.kind(s),  # type: ignore[arg-type]
-                name=data.name(s),
-                level=data.ai_level if data.kind(s) == "ai" else None,
-                joined=data.token_hash(s) is not None or data.kind(s) == "ai",
-            )
-            for s in (0, 1)
-        ],
+        seats=seats_view(data),
         # The moves stored so far: ``movers`` grows only once a move is in the database.
         history=[
             history_entry(i + 1, seat, m, states[i], states[i + 1])

@@ -9,6 +9,7 @@ export class ApiError extends Error {
     this.code = code;
     this.status = status;
     this.extra = extra;
+    this.plain = extra.plain;
   }
 }
 

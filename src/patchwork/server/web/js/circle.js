@@ -7,35 +7,44 @@ import { icon } from "./icons.js";
 import { patchLabel, patchSvg } from "./pieces.js";
 import { h } from "./ui.js";
 
-// Points spread evenly along an oval (a superellipse: between an ellipse and a rectangle
-// with round corners, so the patches use the table's corners), centre 50% 50%, radii rx, ry
-// in % of the box, from the top, clockwise on screen; `aspect`: the box's height / width.
+// An item's width and height in % of the ring's width (as app.css sizes .ring-item).
+const ITEM_W = 10.4;
+const ITEM_H = 7.2;
+
+// How far apart two items are, in item sizes: the larger of across and down (they overlap
+// below 1). `aspect`: the box's height / width, so down is measured in the same units.
+function apart(p, q, aspect) {
+  return Math.max(Math.abs(p[0] - q[0]) / ITEM_W, (Math.abs(p[1] - q[1]) * aspect) / ITEM_H);
+}
+
+// n points along an oval (a superellipse: between an ellipse and a rectangle with round
+// corners, so the patches use the table's corners), centre 50% 50%, radii rx, ry in % of
+// the box, from the top, clockwise on screen, each as far from the one before as the oval
+// allows for all n (found by halving): round the corners as much as along the sides.
 function ovalPoints(n, rx, ry, aspect) {
-  const e = 2 / 3.2;
+  const e = 2 / 4;
   const curve = (t) => Math.sign(t) * Math.abs(t) ** e;
-  const steps = 720;
+  const steps = 1440;
   const pts = [];
-  const lengths = [0];
-  for (let i = 0; i <= steps; i++) {
+  for (let i = 0; i < steps; i++) {
     const a = -Math.PI / 2 + (2 * Math.PI * i) / steps;
     pts.push([50 + rx * curve(Math.cos(a)), 50 + ry * curve(Math.sin(a))]);
-    if (i) {
-      const [x0, y0] = pts[i - 1];
-      const [x1, y1] = pts[i];
-      // Measured in item sizes: an item is wider than tall, so neighbours side by side
-      // need more room than neighbours one above the other.
-      lengths.push(lengths[i - 1] + Math.hypot(x1 - x0, (y1 - y0) * aspect * 1.35));
+  }
+  const walk = (d) => {
+    const out = [pts[0]];
+    for (const p of pts) {
+      if (apart(p, out[out.length - 1], aspect) >= d && apart(p, pts[0], aspect) >= d) out.push(p);
     }
+    return out;
+  };
+  let lo = 0.2;
+  let hi = 4;
+  for (let k = 0; k < 24; k++) {
+    const mid = (lo + hi) / 2;
+    if (walk(mid).length >= n) lo = mid;
+    else hi = mid;
   }
-  const total = lengths[steps];
-  const out = [];
-  let j = 0;
-  for (let k = 0; k < n; k++) {
-    const want = (total * k) / n;
-    while (lengths[j] < want) j++;
-    out.push(pts[j]);
-  }
-  return out;
+  return walk(lo).slice(0, n);
 }
 
 export function figures(patch) {
@@ -54,6 +63,18 @@ export function legend() {
   ]);
 }
 
+// One patch of the circle: its shape, cost, time and income; `offerNo` (1-3) when on offer.
+// The "How to play" page draws its patches with this too.
+export function patchItem(patch, offerNo = null, attrs = {}) {
+  return h("li", { class: "ring-item" + (offerNo ? " offered" : ""), "data-patch": String(patch.patch),
+    ...attrs,
+    "aria-label": (offerNo ? fmt(_("On offer, {n}: "), { n: offerNo }) : "") + patchLabel(patch) }, [
+    offerNo ? h("span", { class: "offer-no", "aria-hidden": "true", text: num(offerNo) }) : null,
+    h("span", { class: "ring-shape" }, [patchSvg(patch, 0, 6)]),
+    figures(patch),
+  ]);
+}
+
 // The ring's items in `ring` (absolutely placed) around `centre` (the time board's box).
 export function renderCircle(ring, { circle, patches, offered, aspect = 1.12 }) {
   const n = circle.length + 1;
@@ -63,16 +84,8 @@ export function renderCircle(ring, { circle, patches, offered, aspect = 1.12 }) 
     h("span", { class: "neutral-token", "aria-hidden": "true" }), icon("clockwise", { cls: "cw" }),
   ])];
   circle.forEach((id, i) => {
-    const patch = patches[id];
     const [x, y] = pts[i + 1];
-    const onOffer = i < offered;
-    items.push(h("li", { class: "ring-item" + (onOffer ? " offered" : ""), "data-patch": String(id),
-      style: `left:${x}%;top:${y}%`,
-      "aria-label": (onOffer ? fmt(_("On offer, {n}: "), { n: i + 1 }) : "") + patchLabel(patch) }, [
-      onOffer ? h("span", { class: "offer-no", "aria-hidden": "true", text: num(i + 1) }) : null,
-      h("span", { class: "ring-shape" }, [patchSvg(patch, 0, 6)]),
-      figures(patch),
-    ]));
+    items.push(patchItem(patches[id], i < offered ? i + 1 : null, { style: `left:${x}%;top:${y}%` }));
   });
   ring.replaceChildren(...items);
 }

@@ -1,7 +1,7 @@
 // The end of a game: who won and why, each score taken apart as the engine counted it
 // (buttons, the bonus tile, the empty squares' penalty), the tie-break, and what next.
 
-import { _, fmt, ngettext, num } from "./i18n.js";
+import { _, currentLanguage, fmt, ngettext, num } from "./i18n.js";
 import { clearNotices, h } from "./ui.js";
 import { icon } from "./icons.js";
 import { QuiltView, piecesBySeat } from "./quilt.js";
@@ -80,7 +80,7 @@ export function renderEnd(screen, slot) {
     "data-link": "1" }, [_("Review this game")]));
   actions.push(h("a", { class: "button", id: "replay-link", href: `/play/${g.id}?replay=1`,
     "data-link": "1" }, [_("Replay the game")]));
-  actions.push(h("a", { class: "button", href: `/api/games/${g.id}/record.txt`, download: `patchwork-${g.id}.txt` },
+  actions.push(h("a", { class: "button", href: `/api/games/${g.id}/record.txt?lang=${currentLanguage()}`, download: `patchwork-${g.id}.txt` },
     [_("Download the record")]));
   actions.push(h("a", { class: "button quiet", href: "/", "data-link": "1" }, [_("New game")]));
   // Both finished quilts side by side, the winner's crowned.

@@ -12,6 +12,7 @@ import { GameSocket } from "./socket.js";
 import { loadPrefs, loadSeat, savePrefs, saveSeat, Store } from "./store.js";
 import { renderTimeBoard, spaceCentre, tokenShape } from "./timeboard.js";
 import { h, announce, toast, confirmDialog, fatal, errorText } from "./ui.js";
+import { seatName } from "./names.js";
 import { svgRoot } from "./svg.js";
 import { movePatch } from "./shapes.js";
 import { renderEnd } from "./endscreen.js";
@@ -107,7 +108,7 @@ export class GameScreen {
     return new Promise((resolve) => {
       const host = game.seats.find((s) => s.joined);
       const name = h("input", { name: "name", id: "join-name", maxlength: 40,
-        value: loadPrefs().name || _("Player 2") });
+        value: loadPrefs().name || "", placeholder: fmt(_("Player {n}"), { n: 2 }) });
       const button = h("button", { type: "submit", class: "primary big", id: "join-game",
         text: _("Join the game") });
       const form = h("form", { class: "card join" }, [
@@ -121,7 +122,8 @@ export class GameScreen {
         e.preventDefault();
         button.disabled = true;
         try {
-          const joined = await api.join(this.id, invite, name.value.trim() || _("Player 2"));
+          // No name: the server names the seat (Player 1 or 2, by seat).
+          const joined = await api.join(this.id, invite, name.value.trim() || undefined);
           saveSeat(this.id, joined.token, joined.seat);
           savePrefs({ name: name.value.trim() });
           history.replaceState(null, "", location.pathname);
@@ -234,10 +236,12 @@ export class GameScreen {
     return mine ? fmt(_("{name} (you)"), { name: n }) : n;
   }
 
+  // Names as every front end gives them: a person by the name they gave, else "Player N" by
+  // seat; the computer by its level ("level 3", as the terminal app says); "(you)" is added
+  // where it matters (name()), and sentences about you have their own words ("Your turn").
   plainName(seat) {
     const info = this.store.game.seats[seat];
-    // The server stores an English name for the computer's seat: say it in the page's language.
-    return info.kind === "ai" ? fmt(_("AI level {n}"), { n: num(info.level) }) : info.name;
+    return seatName(info, seat);
   }
 
   tellChanges(game, previous) {
@@ -580,7 +584,7 @@ export class GameScreen {
         h("header", { class: "player-head" }, [
           seatToken(seat),
           h("h2", { class: "player-name", text: this.name(seat) }),
-          seatInfo.kind === "ai" ? h("span", { class: "tag", text: fmt(_("computer, level {n}"), { n: seatInfo.level }) }) : null,
+          seatInfo.kind === "ai" ? h("span", { class: "tag", text: _("the computer") }) : null,
           moving ? h("span", { class: "tag turn-tag", text: _("to move") }) : null,
           away ? h("span", { class: "tag away", text: _("away") }) : null,
           seatInfo.kind === "ai" ? null : h("span", { class: "clock", "data-seat": String(seat) }),
@@ -780,9 +784,13 @@ export class GameScreen {
     list.scrollTop = list.scrollHeight;
   }
 
-  setStatus(text, kind) {
+  // The line under the offer; ``details`` (a refusal's reason in move notation) goes in a
+  // small line of its own, for those who want it.
+  setStatus(text, kind, details = "") {
     if (!this.els) return;
-    this.els.status.textContent = text;
+    const parts = [h("span", { class: "status-text", text })];
+    if (details) parts.push(h("small", { class: "status-details", text: details }));
+    this.els.status.replaceChildren(...parts);
     this.els.status.dataset.kind = kind || "";
   }
 
@@ -817,8 +825,11 @@ export class GameScreen {
     this.placement.cancel(false);
   }
 
+  // A refused placement, said in plain words (the server's ``plain``), with the engine's
+  // notation version as details; ``text`` is the preview's own words for a drop off the board.
   async refuse(notation, text) {
     let reason = text;
+    let details = "";
     if (notation) {
       // Ask the engine why: the move is refused and nothing changes.
       const g = this.store.game;
@@ -827,11 +838,11 @@ export class GameScreen {
         this.placement.cancel(false);
         return;
       }
-      reason = reply.code === "network" ? _("It does not fit there.") : reply.message;
+      reason = reply.code === "network" ? _("It does not fit there.") : errorText(reply);
+      if (reply.plain && reply.message !== reply.plain) details = reply.message;
     }
-    const full = fmt(_("Refused: {reason}"), { reason });
-    this.setStatus(full, "blocked");
-    toast(full, "warn", 6000);
+    this.setStatus(reason, "blocked", details);
+    toast(reason, "warn", 6000, details);
   }
 
   async confirmAdvance() {

@@ -148,7 +148,25 @@ export class Placement {
         ? fmt(_("Fits here ({move}). Drop it, or press Enter."), { move })
         : _("Fits here: lift your finger to sew it on."), "fits");
     } else if (outside.length) this.host.status(_("Part of the patch is off the quilt board."), "blocked");
-    else this.host.status(fmt(_("Does not fit at {square}."), { square: where }), "blocked");
+    else this.host.status(this.blockedText(squares, where), "blocked");
+  }
+
+  // Why the piece does not fit, in the engine's own plain words (the same catalog entries
+  // as the server's refusals): the squares under it that the view's quilt shows covered.
+  blockedText(squares, where) {
+    const game = this.host.game();
+    const seat = this.host.activeSeat();
+    const rows = game && seat !== null ? game.players[seat].quilt : null;
+    const covered = rows ? squares.filter((sq) => {
+      const { row, col } = parseSquare(sq);
+      return rows[row] && rows[row][col] === "#";
+    }).sort() : [];
+    if (!covered.length) return fmt(_("Does not fit at {square}."), { square: where });
+    if (this.piece.kind === "special") {
+      return fmt(_("That square is already covered ({square})."), { square: covered[0] });
+    }
+    return fmt(_("That patch would overlap what is already sewn on at {squares}."),
+      { squares: covered.join(" ") });
   }
 
   rotate() {
@@ -207,7 +225,7 @@ export class Placement {
       return;
     }
     if (outside.length) {
-      this.host.refuse(null, _("It does not fit there: part of the patch would be off the quilt board."));
+      this.host.refuse(null, _("Part of the patch is off the quilt board."));
       return;
     }
     const anchor = squareName(this.anchor.row, this.anchor.col);

@@ -10,6 +10,7 @@ import { icon } from "./icons.js";
 import { legend, renderCircle } from "./circle.js";
 import { ReviewPanel } from "./review.js";
 import { h, fatal, errorText } from "./ui.js";
+import { seatName } from "./names.js";
 
 export class ReplayScreen {
   constructor(root, { meta, gameId }) {
@@ -38,6 +39,8 @@ export class ReplayScreen {
     this.root.replaceChildren(h("p", { class: "loading", text: _("Loading the replay…") }));
     try {
       this.data = await api.replay(this.id);
+      // Each seat named as the game screen names it (names.js), in the page's language.
+      this.data.players = this.data.seats.map((info, seat) => seatName(info, seat));
     } catch (err) {
       fatal(this.root, _("The replay could not be loaded"), errorText(err));
       return;

@@ -45,11 +45,12 @@ export function renderStart(root, { meta, navigate }) {
   const name = h("label", { class: "field" }, [
     h("span", { text: _("Your name") }),
     h("input", { name: "name", maxlength: 40, autocomplete: "nickname",
-      value: prefs.name || _("Player 1") }),
+      value: prefs.name || "", placeholder: fmt(_("Player {n}"), { n: 1 }) }),
   ]);
   const other = h("label", { class: "field other-name" }, [
     h("span", { text: _("Second player's name") }),
-    h("input", { name: "opponent_name", maxlength: 40, value: prefs.opponentName || _("Player 2") }),
+    h("input", { name: "opponent_name", maxlength: 40, value: prefs.opponentName || "",
+      placeholder: fmt(_("Player {n}"), { n: 2 }) }),
   ]);
   const first = radioGroup("first", _("Who starts"), [
     { value: "0", title: _("I start") },
@@ -101,7 +102,8 @@ export function renderStart(root, { meta, navigate }) {
     const clockChoice = value(form, "clock");
     const body = {
       mode: m,
-      name: form.elements.name.value.trim() || _("Player 1"),
+      // No name: the server names the seat ("Player 1", "Player 2"), as the terminal app does.
+      name: form.elements.name.value.trim() || undefined,
       rules: {
         edition: value(form, "edition"),
         rotation: form.elements.rotation.checked,
@@ -112,7 +114,7 @@ export function renderStart(root, { meta, navigate }) {
     // `/?seed=42` deals a reproducible circle (for teaching, bug reports and tests).
     const seed = new URLSearchParams(location.search).get("seed");
     if (seed !== null && /^\d{1,15}$/.test(seed)) body.seed = Number(seed);
-    if (m === "local") body.opponent_name = form.elements.opponent_name.value.trim() || _("Player 2");
+    if (m === "local") body.opponent_name = form.elements.opponent_name.value.trim() || undefined;
     // "I start": my seat moves first; I take seat 0 and the first player follows the choice.
     body.seat = 0;
     body.first_player = firstChoice === "random" ? "random" : Number(firstChoice);

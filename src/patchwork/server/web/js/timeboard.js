@@ -33,7 +33,7 @@ export function tokenShape(seat, x, y, r, extra = {}) {
   if (seat === 0) g.append(el("circle", { cx: x, cy: y, r }));
   else g.append(el("rect", { x: x - r * 0.9, y: y - r * 0.9, width: r * 1.8, height: r * 1.8,
     rx: r * 0.25 }));
-  g.append(el("text", { x, y: y + r * 0.45, "text-anchor": "middle" }, [String(seat + 1)]));
+  g.append(el("text", { x, y: y + r * 0.45, "text-anchor": "middle" }, [num(seat + 1)]));
   return g;
 }
 

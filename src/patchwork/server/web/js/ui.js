@@ -42,12 +42,15 @@ export function announce(text) {
 
 // Visible and read out at once; kind: info, good, warn, error. One notice at a time: a new
 // one takes the place of the last, and each goes after `ms`.
-export function toast(text, kind = "info", ms = 5000) {
+// ``details`` (a refusal in move notation) is a small second line under the words.
+export function toast(text, kind = "info", ms = 5000, details = "") {
   if (!toastBox) return;
   clearNotices();
+  const words = h("span", { class: "toast-text" }, [h("span", { text })]);
+  if (details) words.append(h("small", { class: "toast-details", text: details }));
   const item = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" }, [
     h("span", { class: "toast-icon" }, [icon({ good: "star", warn: "warn", error: "cross", info: "info" }[kind] || "info")]),
-    h("span", { class: "toast-text", text }),
+    words,
     h("button", { class: "toast-close", type: "button", "aria-label": _("Dismiss"),
       onclick: () => item.remove() }, [icon("cross")]),
   ]);
@@ -102,5 +105,6 @@ export function fatal(root, title, detail, actions = []) {
 export function errorText(err) {
   if (!err) return _("Something went wrong.");
   if (err.code === "network") return _("The server cannot be reached. Check your connection.");
-  return err.message || _("Something went wrong.");
+  // A refused move in plain words where the server gave them (the notation is details).
+  return err.plain || err.message || _("Something went wrong.");
 }

@@ -1,0 +1,13 @@
+// What each seat is called, the same scheme as the terminal app: a person by the name they
+// gave, else "Player 1" / "Player 2" by seat (the server stores that default in English: it is
+// said here in the page's language); the computer by its level, "level 3". Sentences about
+// the player at this screen have their own words ("Your turn"); name tags add "(you)".
+
+import { _, fmt } from "./i18n.js";
+
+// info: a seat of the game view ({kind, name, level}); seat: 0 or 1.
+export function seatName(info, seat) {
+  if (info.kind === "ai") return fmt(_("level {n}"), { n: info.level });
+  if (info.name === `Player ${seat + 1}`) return fmt(_("Player {n}"), { n: seat + 1 });
+  return info.name;
+}
