@@ -232,19 +232,7 @@ def score_lines(
         return lines
     lines.append("")
     if scores[0] == scores[1]:
-        lines.append(
-            said(
-                seats,
-                winner,
-                _("Tied on {score}: you win the tie-break, having reached space {final} first."),
-                _(
-                    "Tied on {score}: {name} wins the tie-break, "
-                    "having reached space {final} first."
-                ),
-                score=scores[0],
-                final=FINAL_SPACE,
-            )
-        )
+        lines.append(tie_break_line(seats, winner, scores[0]))
     else:
         margin = abs(scores[0] - scores[1])
         lines.append(
@@ -257,6 +245,18 @@ def score_lines(
             )
         )
     return lines
+
+
+def tie_break_line(seats: Sequence[Seat], winner: int, score: int) -> str:
+    """Who won a tie on ``score``, and why: the first to reach the final space."""
+    return said(
+        seats,
+        winner,
+        _("Tied on {score}: you win the tie-break, having reached space {final} first."),
+        _("Tied on {score}: {name} wins the tie-break, having reached space {final} first."),
+        score=score,
+        final=FINAL_SPACE,
+    )
 
 
 def hint_text(result: SearchResult) -> str:

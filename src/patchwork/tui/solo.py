@@ -12,7 +12,7 @@ from ..engine import State
 from ..engine.automa import CARDS, FURTHEST, LARGEST, MOST_BUTTONS, NO_OVERTAKE, SPECIAL, Turn
 from ..engine.data import FINAL_SPACE
 from ..i18n import N_, _, digits, fmt, ngettext
-from .describe import said
+from .describe import tie_break_line
 from .seats import Seat
 
 AUTOMA_KIND = "automa"
@@ -174,19 +174,7 @@ def score_lines(state: State, seats: Sequence[Seat]) -> list[str]:
     if winner is None:
         return lines
     if person == automa:
-        lines.append(
-            said(
-                seats,
-                winner,
-                _("Tied on {score}: you win the tie-break, having reached space {final} first."),
-                _(
-                    "Tied on {score}: {name} wins the tie-break, "
-                    "having reached space {final} first."
-                ),
-                score=person,
-                final=FINAL_SPACE,
-            )
-        )
+        lines.append(tie_break_line(seats, winner, person))
     else:
         lines.append(_("You win.") if winner == 0 else _("Automa wins."))
     return lines
