@@ -8,6 +8,8 @@ import random
 import pytest
 
 import patchwork as pw
+from patchwork.ai import GreedyAgent
+from patchwork.engine.data import INCOME_SPACES
 from patchwork.server import clocks
 from patchwork.server.creation import new_game_data, rematch_data
 from patchwork.server.errors import ServerError
@@ -15,7 +17,7 @@ from patchwork.server.live import LiveGame, token_hash
 from patchwork.server.ratelimit import KeyedLimiter, TokenBucket
 from patchwork.server.run import build_parser, settings_from
 from patchwork.server.schemas import CreateGame
-from patchwork.server.views import state_view
+from patchwork.server.views import move_outcome, state_view
 from patchwork.server.ws import decode, ref_of, validate
 from server_fixtures import legal_moves
 
@@ -164,3 +166,23 @@ def test_score_parts_add_up_to_the_scores(seed: int) -> None:
             assert view["advance"]["position"] == after.players[state.current_player].position
         state = state.apply(rng.choice(state.legal_moves()))
     assert state_view(state).model_dump()["advance"] is None
+
+
+def test_a_move_outcome_splits_the_buttons_into_spaces_and_income() -> None:
+    # Greedy play until moves have crossed income marks with some income: each outcome's
+    # income is income x marks crossed, and an advance's other buttons are its spaces.
+    state, agent, seen = pw.new_game(seed=4), GreedyAgent(seed=4), 0
+    while not state.is_terminal():
+        seat = state.current_player
+        assert seat is not None
+        move = agent.choose(state)
+        after = state.apply(move)
+        o = move_outcome(state, after, seat, move)
+        then = after.players[seat]
+        marks = sum(o.space_from < m <= o.space_to for m in INCOME_SPACES)
+        assert o.income_collected == marks * then.income
+        if isinstance(move, pw.Advance):
+            assert o.buttons_collected - o.income_collected == o.space_to - o.space_from
+        seen += o.income_collected > 0
+        state = after
+    assert seen >= 3

@@ -234,13 +234,22 @@ def _check_bonus(s: np.ndarray, p: int) -> None:
 
 
 @njit(cache=True)
-def _move_token(s: np.ndarray, p: int, target: int) -> None:
-    """Move p's time token to ``target``; every mark crossed (old < mark <= target) fires."""
-    old = s[POSITION + p]
-    opponent = s[POSITION + 1 - p]
+def income_due(old: int, target: int, income: int) -> int:
+    """What the button-income marks pay a token moving from ``old`` to ``target``: the
+    player's ``income`` for every mark crossed or landed on (old < mark <= target)."""
+    paid = 0
     for mark in INCOME_SPACES:
         if old < mark <= target:
-            s[BUTTONS + p] += s[INCOME + p]
+            paid += income
+    return paid
+
+
+@njit(cache=True)
+def _move_token(s: np.ndarray, p: int, target: int) -> None:
+    """Move p's time token to ``target``; every mark crossed pays (``income_due``)."""
+    old = s[POSITION + p]
+    opponent = s[POSITION + 1 - p]
+    s[BUTTONS + p] += income_due(old, target, s[INCOME + p])
     spaces = SPECIAL_SPACES[s[EDITION]]
     for i in range(len(spaces)):
         if (s[SPECIALS] >> i) & 1 and old < spaces[i] <= target:

@@ -67,6 +67,11 @@ class Player:
     income: int
     quilt: Quilt
 
+    def income_from(self, start: int) -> int:
+        """What the income marks paid this player's token on its way here from ``start``,
+        at its income now (after a purchase, the income that includes the patch bought)."""
+        return int(K.income_due(start, self.position, self.income))
+
     @property
     def next_income_mark(self) -> int | None:
         """The first button-income mark ahead of this player's time token, if any is left."""

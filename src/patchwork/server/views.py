@@ -246,15 +246,12 @@ def move_outcome(before: State, after: State, seat: int, move: Move) -> MoveOutc
     now, then = before.players[seat], after.players[seat]
     paid = PATCHES[move.patch_id].buttons if isinstance(move, Buy) else 0
     collected = then.buttons - now.buttons + paid
-    # An advance pays a button per space moved (the engine's apply, above); the rest of
-    # what a move collects is paid at the income marks it crosses.
-    moved = then.position - now.position if isinstance(move, Advance) else 0
     return MoveOutcome(
         space_from=now.position,
         space_to=then.position,
         buttons_paid=paid,
         buttons_collected=collected,
-        income_collected=collected - moved,
+        income_collected=then.income_from(now.position),
         income=then.income,
         specials_won=max(0, after.pending_specials - before.pending_specials)
         if after.current_player == seat
