@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -424,3 +425,35 @@ def test_plain_solo_refuses_an_opponent() -> None:
 def test_full_screen_app_refuses_solo_clearly(capsys: pytest.CaptureFixture[str]) -> None:
     assert app.main(["--solo", "3"]) == 2
     assert "use --plain" in capsys.readouterr().err
+
+
+# -- what the person may believe (D6) ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("deck", A.DECKS)
+def test_a_sampled_hidden_part_shows_the_person_the_same_view(deck: str) -> None:
+    state = pw.new_game(seed=5, rules=pw.Rules(solo=Automa(3, deck)))
+    rng = random.Random(1)
+    orders = set()
+    for _ in range(6):
+        for _ in range(200):
+            sampled = A.sample_hidden(state.automa, rng)
+            assert A.view(state.vector, sampled, state.rules.solo) == state.automa
+            assert sorted((*sampled.deck, *sampled.discard)) == sorted(A.deck_cards(deck))
+            orders.add(sampled.deck)
+        if state.is_terminal():
+            break
+        state = state.apply(pw.Advance())
+    assert len(orders) > 50  # the order is really drawn, not copied from the game
+
+
+def test_a_sampled_hidden_part_never_copies_the_real_deck_when_a_budget_is_shown() -> None:
+    state = pw.new_game(seed=11, rules=pw.Rules(solo=Automa(2, "tactical")))
+    real = A.hidden_part(state)
+    assert real is not None
+    rng = random.Random(3)
+    tops = {A.sample_hidden(state.automa, rng).deck[0] for _ in range(300)}
+    same_budget = {
+        c for c in real.deck + real.discard if A.CARDS[c].budget == A.CARDS[real.deck[0]].budget
+    }
+    assert tops == same_budget

@@ -328,6 +328,36 @@ def view(v: np.ndarray, solo: Solo, automa: Automa) -> AutomaView:
     )
 
 
+def sample_hidden(view: AutomaView, rng: random.Random) -> Solo:
+    """A private part drawn uniformly from those consistent with what the person knows.
+
+    What a searcher (or an engine given a position without the deck) may believe: the cards
+    not yet seen face up since the last shuffle, in a random order, split into the deck and,
+    before the first reshuffle, the two unseen setup discards; with the tactical deck the top
+    card's budget is the one on its back (rule 16). Later reshuffles follow a fresh seed.
+    """
+    seen = set(view.cards_seen)
+    unseen = [c for c in deck_cards(view.deck) if c not in seen]
+    rng.shuffle(unseen)
+    if view.next_budget is not None:  # the top card must show the budget on its back
+        tops = [i for i, c in enumerate(unseen) if CARDS[c].budget == view.next_budget]
+        if not tops:
+            raise InvalidSetupError(f"no unseen card has the budget {view.next_budget}")
+        top = rng.choice(tops)
+        unseen[0], unseen[top] = unseen[top], unseen[0]
+    n = view.cards_in_deck
+    deck, setup = tuple(unseen[:n]), tuple(unseen[n:])  # the rest: the unseen discards
+    return Solo(
+        view.with_buttons,
+        view.without_buttons,
+        view.played,
+        deck,
+        (*setup, *view.cards_seen),
+        rng.randrange(2**32),
+        0 if setup else 1,
+    )
+
+
 def hidden_part(state: Any) -> Solo | None:
     """The private part of a solo ``State`` (None in a two-player game), for the engine's
     own satellites (position text, records) only: front ends read ``State.automa`` (D6)."""
