@@ -50,6 +50,12 @@ def play(level: int, deck: str, seed: int, iterations: int) -> dict[str, object]
     }
 
 
+def save(args: argparse.Namespace, games: list[dict[str, object]]) -> None:
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    kept = {"iterations": args.iterations, "seed": args.seed, "games": games}
+    args.out.write_text(json.dumps(kept, separators=(",", ":")) + "\n")
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=200)

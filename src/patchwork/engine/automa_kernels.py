@@ -12,8 +12,8 @@ import numpy as np
 from numba import njit
 
 from . import data
-from .kernels import BONUS_POINTS, _take_from_circle, income_due
-from .layout import BONUS, BUTTONS, CIRCLE, CIRCLE_LEN, EDITION, FIRST, POSITION, SPECIALS, TOP
+from .kernels import BONUS_POINTS, _take_from_circle, income_due, land
+from .layout import BONUS, BUTTONS, CIRCLE, CIRCLE_LEN, EDITION, POSITION, SPECIALS
 from .tables import PATCH_BUTTONS, PATCH_INCOME, PATCH_TIME, SPECIAL_SPACES
 
 # The filters of rule 9, as the codes a card's filters are given in.
@@ -132,11 +132,7 @@ def move(
     bonus = start < marker <= target and s[BONUS] < 0  # rule 14
     if bonus:
         s[BONUS] = AUTOMA
-    s[POSITION + AUTOMA] = target
-    if target == person:
-        s[TOP] = AUTOMA
-    if target == FINAL and s[FIRST] < 0:
-        s[FIRST] = AUTOMA
+    land(s, AUTOMA, target)
     return gained, bonus, taken
 
 

@@ -248,7 +248,6 @@ def income_due(old: int, target: int, income: int) -> int:
 def _move_token(s: np.ndarray, p: int, target: int) -> None:
     """Move p's time token to ``target``; every mark crossed pays (``income_due``)."""
     old = s[POSITION + p]
-    opponent = s[POSITION + 1 - p]
     s[BUTTONS + p] += income_due(old, target, s[INCOME + p])
     spaces = SPECIAL_SPACES[s[EDITION]]
     for i in range(len(spaces)):
@@ -256,8 +255,14 @@ def _move_token(s: np.ndarray, p: int, target: int) -> None:
             s[SPECIALS] &= ~(1 << i)
             s[PENDING] += 1
             s[PENDING_PLAYER] = p
+    land(s, p, target)
+
+
+@njit(cache=True)
+def land(s: np.ndarray, p: int, target: int) -> None:
+    """Put p's time token on ``target``: on top of a token there, first to the end if so."""
     s[POSITION + p] = target
-    if target == opponent:
+    if target == s[POSITION + 1 - p]:
         s[TOP] = p
     if target == FINAL and s[FIRST] < 0:
         s[FIRST] = p
