@@ -477,3 +477,27 @@ def test_text_records_with_a_malformed_solo_tag_are_refused(tag: str, message: s
     missing = [line for line in text.splitlines() if not line.startswith("[AutomaSeed ")]
     with pytest.raises(pw.InvalidRecordError, match="automa_seed, and only it"):
         pw.Record.from_text("\n".join(missing))
+
+
+def test_the_documented_solo_session_is_what_the_engine_answers(
+    compiled_code_cached: None,
+) -> None:
+    """docs/protocol.md's solo session, replayed (search figures and the move may vary)."""
+    doc = (Path(__file__).parents[1] / "docs" / "protocol.md").read_text("utf-8")
+    block = doc.split("### Solo games", 1)[1].split("```", 2)[1]
+    session = Session()
+    try:
+        answers: list[str] = []
+        for line in block.splitlines():
+            if line.startswith("> "):
+                assert not answers, f"undocumented answers: {answers}"
+                answers = session.search(line[2:]) if line[2:4] == "go" else session.send(line[2:])
+            elif line.startswith("< "):
+                got = answers.pop(0)
+                if line.startswith(("< info", "< bestmove")):
+                    assert got.split()[0] == line.split()[1]
+                else:
+                    assert got == line[2:]
+        assert not answers
+    finally:
+        session.close()
