@@ -142,6 +142,8 @@ def _after_automa_turns(deck: str = "normal") -> pw.State:
         ("tactical", "?10:11/?,?", "next budget 11 is out of range (0-10)"),
         ("normal", "?11/?", "starts with the 2 unseen setup cards"),
         ("normal", "?9/?,?,?", "starts with the 2 unseen setup cards"),
+        ("normal", "?9/?,3,?", "has no other unseen card"),
+        ("normal", "??10/?,?", "cards in Automa's deck '?10' is not a whole number"),
         ("normal", "?9/?,?", "not the normal deck's 12 cards"),
         ("normal", "?12/-", "before Automa's first card only the two setup cards lie out"),
         ("normal", "?9/?,?,13", "discard card 13 is out of range (1-12)"),
