@@ -24,7 +24,7 @@ from numba import njit
 from ..engine import kernels as K
 from ..engine import layout as L
 from ..engine.tables import MODE_COUNT, MODE_INDEX
-from . import policy
+from . import policy, solo
 
 UNKNOWN = -1
 MAX_DEPTH = 512
@@ -131,9 +131,13 @@ class Tree:
                 return c
         return -1
 
-    def run(self, state: np.ndarray, iterations: int, params: Params) -> int:
-        """Run iterations from the root (whose state is ``state``); returns nodes in use."""
-        return int(iterate(state, iterations, params.as_array(), self.arrays))
+    def run(
+        self, state: np.ndarray, iterations: int, params: Params, world: solo.World = solo.NO_WORLD
+    ) -> int:
+        """Run iterations from the root (whose state is ``state``; in a solo game, in one
+        ``world`` of Automa's deck); returns nodes in use."""
+        arrays = self.arrays
+        return int(iterate(state, iterations, params.as_array(), arrays, *world.arrays))
 
 
 @njit(cache=True)
@@ -213,7 +217,17 @@ def _add_child(t: TreeArrays, node: int, move: int) -> int:
 
 
 @njit(cache=True)
-def iterate(root_state: np.ndarray, iterations: int, params: np.ndarray, t: TreeArrays) -> int:
+def iterate(
+    root_state: np.ndarray,
+    iterations: int,
+    params: np.ndarray,
+    t: TreeArrays,
+    settings: np.ndarray,
+    cards: np.ndarray,
+) -> int:
+    """``iterations`` descents, playouts and updates; a solo game's world is ``settings`` and
+    ``cards`` (empty in a two-player game), whose Automa replies after each of the person's
+    moves."""
     meta, parent, first_child, next_sibling, n_children, total, code = t[:7]
     visits, reward0, win0, margin0 = t[7:]
     c_uct = params[0]
@@ -229,8 +243,12 @@ def iterate(root_state: np.ndarray, iterations: int, params: np.ndarray, t: Tree
     path = np.empty(MAX_DEPTH, dtype=np.int64)
     cand = np.empty(K.MAX_MOVES, dtype=np.int64)
     scores = np.empty(K.MAX_MOVES, dtype=np.float64)
+    is_solo = len(settings) > 0
+    run = np.zeros(3, dtype=np.int64)
     for _ in range(iterations):
         s[:] = root_state
+        if is_solo:
+            solo.start_run(settings, run)
         node = root
         depth = 0
         path[0] = node
@@ -249,6 +267,8 @@ def iterate(root_state: np.ndarray, iterations: int, params: np.ndarray, t: Tree
                     if code[node] < 0:
                         continue  # a patch choice is no move yet: give it a placement too
                     K.apply_move(s, code[node])
+                    if is_solo:
+                        solo.automa_turns(s, settings, cards, run)
                     break
             if n_children[node] == 0:
                 break
@@ -276,9 +296,15 @@ def iterate(root_state: np.ndarray, iterations: int, params: np.ndarray, t: Tree
             path[depth] = node
             if code[node] >= 0:
                 K.apply_move(s, code[node])
-        policy.playout(s, noise, tries)
-        margin = K.score(s, 0) - K.score(s, 1)
-        won = 1.0 if K.winner(s) == 0 else 0.0
+                if is_solo:
+                    solo.automa_turns(s, settings, cards, run)
+        if is_solo:
+            solo.playout(s, settings, cards, run, noise, tries)
+            won, margin = solo.result(s, settings, run)
+        else:
+            policy.playout(s, noise, tries)
+            margin = float(K.score(s, 0) - K.score(s, 1))
+            won = 1.0 if K.winner(s) == 0 else 0.0
         r0 = (1.0 - margin_weight) * won + margin_weight * (
             0.5 + 0.5 * math.tanh(margin / margin_scale)
         )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import random
 import signal
 import threading
 import time
@@ -24,7 +25,7 @@ from ..engine import layout as L
 from ..engine.errors import PatchworkError
 from ..engine.moves import Buy, Move, move_from_code
 from ..engine.state import State, new_game
-from . import endgame, mcts, policy
+from . import endgame, mcts, policy, solo
 from .limit import Limit
 
 # code -> (visits, reward0, win0, margin0, {placement code -> the same four})
@@ -111,6 +112,7 @@ def _run_tree(
     params: mcts.Params,
     stop: threading.Event | None = None,
     on_info: Callable[[int, float], None] | None = None,
+    world: solo.World = solo.NO_WORLD,
 ) -> int:
     """Iterate until the limit (or a stop request, or a full tree); returns iterations run."""
     start = time.perf_counter()
@@ -122,7 +124,7 @@ def _run_tree(
         if n <= 0:
             break
         t0 = time.perf_counter()
-        tree.run(vector, n, params)
+        tree.run(vector, n, params, world)
         done += n
         now = time.perf_counter()
         # Aim at ~20 ms a batch: short enough to stop on time, long enough to cost nothing.
@@ -154,17 +156,26 @@ def _worker_init() -> None:
 
 
 def _worker_search(
-    vector: np.ndarray, limit: Limit, params: mcts.Params, seed: int
+    vector: np.ndarray,
+    limit: Limit,
+    params: mcts.Params,
+    seed: int,
+    worlds: tuple[solo.World, ...] = (solo.NO_WORLD,),
 ) -> tuple[Stats, int]:
+    """A search in a worker: one tree, or in a solo game one tree per world, added up."""
     global _WORKER_TREE
     capacity = _capacity(limit)
     if _WORKER_TREE is None or _WORKER_TREE.capacity < capacity:
         _WORKER_TREE = mcts.Tree(capacity)
     tree = _WORKER_TREE
-    tree.reset()
-    policy.seed(seed)
-    done = _run_tree(tree, vector, limit, params)
-    return root_stats(tree), done
+    stats: Stats = {}
+    done = 0
+    for i, world in enumerate(worlds):
+        tree.reset()
+        policy.seed(seed + 7919 * i)
+        done += _run_tree(tree, vector, limit, params, world=world)
+        _merge(stats, root_stats(tree))
+    return stats, done
 
 
 class MCTSAgent:
@@ -180,8 +191,10 @@ class MCTSAgent:
         exact_endgame: bool = True,
         endgame_budget: int = 300_000,
         name: str = "mcts",
+        worlds: int = 8,
     ) -> None:
         self.name = name
+        self.worlds = max(1, worlds)  # solo games: sampled orders of Automa's deck
         self.default_limit = Limit.of(limit, Limit(time=1.0))
         self.params = params or mcts.Params()
         self.workers = max(1, min(workers, os.cpu_count() or 1))
@@ -249,6 +262,8 @@ class MCTSAgent:
         start = time.perf_counter()
         seed = self._next_seed()
         codes = state.legal_move_codes()
+        if state.rules.solo is not None:
+            return self._solo_search(state, limit, on_info, seed, codes, start)
         solved = endgame.solve_state(state, self.endgame_budget) if self.exact_endgame else None
         if solved is not None and not candidates:
             return _exact_result(player, solved, time.perf_counter() - start)
@@ -271,6 +286,59 @@ class MCTSAgent:
             done += n
         result = self._result(state, tree, stats, done, time.perf_counter() - start)
         return result if solved is None else _with_exact(result, solved)
+
+    def _solo_search(
+        self,
+        state: State,
+        limit: Limit,
+        on_info: Callable[[int, float], None] | None,
+        seed: int,
+        codes: np.ndarray,
+        start: float,
+    ) -> SearchResult:
+        """A solo game: one tree per sampled world of Automa's deck (``solo``), their root
+        figures added up. Automa is no chooser, so the exact two-player endgame does not apply."""
+        rng = random.Random(seed)
+        worlds = tuple(solo.sample_world(state, rng) for _ in range(self.worlds))
+        share = max(1, len(worlds) // self.workers)
+        per_world = Limit(
+            iterations=None
+            if limit.iterations is None
+            else max(1, limit.iterations // len(worlds)),
+            time=None if limit.time is None else limit.time / share,
+        )
+        futures: list[Future[tuple[Stats, int]]] = []
+        if self.workers > 1 and len(codes) > 1:
+            pool = self._get_pool()
+            futures = [
+                pool.submit(_worker_search, state.vector, per_world, self.params, seed + i,
+                            worlds[i :: self.workers])
+                for i in range(1, self.workers)
+            ]  # fmt: skip
+            worlds = worlds[:: self.workers]
+        tree = mcts.Tree(_capacity(per_world))
+        self._tree = self._tree_state = None  # nothing to reuse: the next search draws anew
+        stats: Stats = {}
+        done = 0
+        for i, world in enumerate(worlds if len(codes) > 1 else worlds[:1]):
+            tree.reset()
+            policy.seed(seed + 7919 * i)
+            offset = done
+
+            def info(n: int, _seconds: float, offset: int = offset) -> None:
+                if on_info is not None:
+                    on_info(offset + n, time.perf_counter() - start)
+
+            done += _run_tree(tree, state.vector, per_world, self.params, self.stop_event,
+                              info, world)  # fmt: skip
+            _merge(stats, root_stats(tree))
+            if self.stop_event.is_set():
+                break
+        for f in futures:
+            more, n = f.result()
+            _merge(stats, more)
+            done += n
+        return self._result(state, tree, stats, done, time.perf_counter() - start, totals=True)
 
     def _get_pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -297,8 +365,16 @@ class MCTSAgent:
         return tree
 
     def _result(
-        self, state: State, tree: mcts.Tree, stats: Stats, iterations: int, seconds: float
+        self,
+        state: State,
+        tree: mcts.Tree,
+        stats: Stats,
+        iterations: int,
+        seconds: float,
+        totals: bool = False,
     ) -> SearchResult:
+        """The result from the root figures ``stats``; the position's own value is the root
+        node's, or with ``totals`` the sum over its children (several trees added up)."""
         player = state.current_player
         assert player is not None
         candidates = []
@@ -326,10 +402,15 @@ class MCTSAgent:
         if not candidates:  # a single forced move and no time spent
             only = move_from_code(int(state.legal_move_codes()[0]))
             candidates = [Candidate(only, None, 0, 0.5, 0.0)]
-        root = tree.root
-        v = max(int(tree.visits[root]), 1)
-        win0 = float(tree.win0[root]) / v
-        margin0 = float(tree.margin0[root]) / v
+        if totals:
+            v = max(sum(x[0] for x in stats.values()), 1)
+            win0 = sum(x[2] for x in stats.values()) / v
+            margin0 = sum(x[3] for x in stats.values()) / v
+        else:
+            root = tree.root
+            v = max(int(tree.visits[root]), 1)
+            win0 = float(tree.win0[root]) / v
+            margin0 = float(tree.margin0[root]) / v
         return SearchResult(
             player=player,
             best_move=candidates[0].move,

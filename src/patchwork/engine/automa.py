@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from . import automa_kernels as AK
 from . import data
 from . import layout as L
 from .errors import InvalidSetupError
@@ -177,87 +178,81 @@ class Turn:
         return CARDS[self.card].budget
 
 
+FILTER_CODES = {
+    NO_OVERTAKE: AK.NO_OVERTAKE,
+    MOST_BUTTONS: AK.MOST_BUTTONS,
+    LARGEST: AK.LARGEST,
+    FURTHEST: AK.FURTHEST,
+}
+FILTER_NAMES = {code: name for name, code in FILTER_CODES.items()}
+SCORE_COLUMNS = ("bonus", "buttons", "patches_with_buttons", "printed_buttons")  # rule 17
+
+
+def filter_codes(card: Card) -> np.ndarray:
+    """A card's filters as the kernels' codes, padded to three."""
+    codes = [FILTER_CODES[f] for f in card.filters]
+    return np.array(codes + [AK.NO_FILTER] * (3 - len(codes)), dtype=np.int64)
+
+
 def choose(
     offered: tuple[int, ...], card: Card, automa_pos: int, person_pos: int
 ) -> tuple[tuple[int, ...], int | None, str | None]:
     """Rules 6-9: (affordable patches, the patch taken or None, the filter that decided)."""
-    affordable = tuple(p for p in offered if data.PATCHES[p].buttons <= card.budget)
-    if not affordable:
-        return affordable, None, None  # case A
-    if len(affordable) == 1:
-        return affordable, affordable[0], None  # case B
-    left = list(affordable)
-    for name in card.filters:
-        kept = _filter(name, left, offered, automa_pos, person_pos)
-        if not kept:
-            continue  # rule 9: a filter that would leave no patch is skipped
-        if len(kept) == 1:
-            return affordable, kept[0], name
-        left = kept
-    # Every card with filters ends on FURTHEST, which leaves one; card 12 (budget 0) can
-    # afford only patch 7, so this line only guards a deck that would break that (D7).
-    return affordable, max(left, key=offered.index), FURTHEST
+    v = np.full(L.STATE_SIZE, -1, dtype=np.int64)
+    v[L.CIRCLE : L.CIRCLE + len(offered)] = offered
+    v[L.CIRCLE_LEN] = len(offered)
+    v[L.POSITION], v[L.POSITION + AUTOMA] = person_pos, automa_pos
+    return _chosen(v, card)
+
+
+def _chosen(v: np.ndarray, card: Card) -> tuple[tuple[int, ...], int | None, str | None]:
+    out = np.empty(data.OFFERED_PATCHES, dtype=np.int64)
+    n, patch, code = AK.choose(v, card.budget, filter_codes(card), out)
+    return (
+        tuple(int(p) for p in out[:n]),
+        None if patch < 0 else int(patch),
+        FILTER_NAMES.get(int(code)),
+    )
 
 
 def _filter(
     name: str, left: list[int], offered: tuple[int, ...], automa_pos: int, person_pos: int
 ) -> list[int]:
-    patches = data.PATCHES
-    if name == NO_OVERTAKE:  # D2: landing on the person's space is not overtaking
-        return [
-            p for p in left if min(automa_pos + patches[p].time, data.FINAL_SPACE) <= person_pos
-        ]
-    if name == MOST_BUTTONS:
-        most = max(patches[p].income for p in left)
-        return [p for p in left if patches[p].income == most]
-    if name == LARGEST:
-        most = max(len(patches[p].cells) for p in left)
-        return [p for p in left if len(patches[p].cells) == most]
-    return [max(left, key=offered.index)]  # FURTHEST: the last clockwise of the offer
+    """One filter of rule 9 on the patches ``left`` of the offer (what ``choose`` applies)."""
+    out = np.empty(data.OFFERED_PATCHES, dtype=np.int64)
+    k = AK.keep(
+        FILTER_CODES[name],
+        np.array(left, dtype=np.int64),
+        len(left),
+        np.array(offered, dtype=np.int64),
+        len(offered),
+        automa_pos,
+        person_pos,
+        out,
+    )
+    return [int(p) for p in out[:k]]
 
 
 def play_turn(
     v: np.ndarray, solo: Solo, automa: Automa, specials: tuple[int, ...]
 ) -> tuple[Solo, Turn]:
     """Rules 5-12, 14 and 15: Automa's turn, played on the vector ``v`` in place; the new
-    ``Solo`` and what happened."""
+    ``Solo`` and what happened. (``specials`` is the edition's special-patch spaces.)"""
     card_number, deck = solo.deck[0], solo.deck[1:]
     card = CARDS[card_number]
-    n = int(v[L.CIRCLE_LEN])
-    circle = [int(x) for x in v[L.CIRCLE : L.CIRCLE + n]]
-    offered = tuple(circle[: data.OFFERED_PATCHES])  # D4: fewer than three when fewer left
     start = int(v[L.POSITION + AUTOMA])
-    person = int(v[L.POSITION])
-    affordable, patch, decided_by = choose(offered, card, start, person)
+    affordable, patch, decided_by = _chosen(v, card)
+    income, bonus, taken = AK.move(
+        v, -1 if patch is None else patch, card.income, automa.marker, automa.takes_specials
+    )
     with_buttons, without_buttons = solo.with_buttons, solo.without_buttons
-    if patch is None:  # rule 7: pass to just in front of the person, no buttons for it
-        target = min(person + 1, data.FINAL_SPACE)
-    else:  # rule 10: the neutral token moves to the patch's place
-        slot = circle.index(patch)
-        rest = circle[slot + 1 :] + circle[:slot]
-        v[L.CIRCLE : L.CIRCLE + n] = [*rest, -1]
-        v[L.CIRCLE_LEN] = n - 1
+    if patch is not None:
         if data.PATCHES[patch].income >= 1:  # D5
             with_buttons += (patch,)
         else:
             without_buttons += (patch,)
-        target = min(start + data.PATCHES[patch].time, data.FINAL_SPACE)
-    income = sum(card.income for mark in data.INCOME_SPACES if start < mark <= target)  # D3
-    v[L.BUTTONS + AUTOMA] += income
-    taken = 0
-    for i, space in enumerate(specials):  # D1
-        if automa.takes_specials and (int(v[L.SPECIALS]) >> i) & 1 and start < space <= target:
-            v[L.SPECIALS] &= ~(1 << i)
-            without_buttons += (SPECIAL,)
-            taken += 1
-    bonus = start < automa.marker <= target and int(v[L.BONUS]) < 0  # rule 14
-    if bonus:
-        v[L.BONUS] = AUTOMA
-    v[L.POSITION + AUTOMA] = target
-    if target == person:
-        v[L.TOP] = AUTOMA
-    if target == data.FINAL_SPACE and v[L.FIRST] < 0:
-        v[L.FIRST] = AUTOMA
+    n_taken = bin(int(taken)).count("1")
+    without_buttons += (SPECIAL,) * n_taken
     discard = (*solo.discard, card_number)  # rule 11
     shuffles = solo.shuffles
     reshuffled = not deck
@@ -265,23 +260,41 @@ def play_turn(
         shuffles += 1
         deck, discard = shuffled(discard, solo.seed, shuffles), ()
     new = Solo(with_buttons, without_buttons, card_number, deck, discard, solo.seed, shuffles)
+    end = int(v[L.POSITION + AUTOMA])
     turn = Turn(
-        card_number, affordable, patch, decided_by, start, target, income, bonus, reshuffled, taken
+        card_number,
+        affordable,
+        patch,
+        decided_by,
+        start,
+        end,
+        int(income),
+        bool(bonus),
+        reshuffled,
+        n_taken,
     )
     return new, turn
 
 
+def pile_counts(solo: Solo) -> tuple[int, int]:
+    """(patches in the with-buttons pile, buttons printed on all its patches): what rule 17
+    counts of Automa's piles."""
+    printed = sum(data.PATCHES[p].income for p in (*solo.with_buttons, *solo.without_buttons)
+                  if p != SPECIAL)  # fmt: skip
+    return len(solo.with_buttons), printed
+
+
+def level_columns(automa: Automa) -> np.ndarray:
+    """The level's columns of rule 17 as 0/1 flags in ``SCORE_COLUMNS``' order."""
+    counted = LEVELS[automa.level].scores
+    return np.array([name in counted for name in SCORE_COLUMNS], dtype=np.int64)
+
+
 def score_parts(v: np.ndarray, solo: Solo, automa: Automa) -> dict[str, int]:
     """Rule 17: Automa's points by the level's columns (only those the level counts)."""
-    columns = LEVELS[automa.level].scores
-    patches = [p for p in (*solo.with_buttons, *solo.without_buttons) if p != SPECIAL]
-    values = {
-        "bonus": data.BONUS_POINTS if int(v[L.BONUS]) == AUTOMA else 0,
-        "buttons": int(v[L.BUTTONS + AUTOMA]),
-        "patches_with_buttons": len(solo.with_buttons),
-        "printed_buttons": sum(data.PATCHES[p].income for p in patches),
-    }
-    return {name: values[name] for name in columns}
+    values = AK.score_values(v, *pile_counts(solo))
+    counted = LEVELS[automa.level].scores
+    return {name: int(values[i]) for i, name in enumerate(SCORE_COLUMNS) if name in counted}
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import automa as A
+from . import automa_kernels as AK
 from . import data
 from . import kernels as K
 from . import layout as L
@@ -190,7 +191,7 @@ class State:
         if self._solo is None:
             return int(K.winner(self._v))
         person, automa = self.scores()
-        return 0 if person > automa else 1 if automa > person else int(self._v[L.FIRST])
+        return 0 if AK.person_wins(person, automa, int(self._v[L.FIRST])) else 1
 
     # -- solo -----------------------------------------------------------------------------
 
