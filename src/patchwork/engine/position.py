@@ -9,14 +9,19 @@ and the spaces whose special patch still lies on the time board.
 A quilt is nine rows, top first: a digit is a run of empty squares, ``x`` a covered square.
 
 A solo game (against Automa, player 1) adds four fields: Automa's level and deck, its two
-piles (with/without buttons), the card just played, and the deck (hidden in play: top
-first, then the discard pile, the deck seed and the reshuffles so far).
+piles (with/without buttons), the card just played, and the deck. The private form, which
+saves a game, writes the deck's order (top first), the discard pile, the deck seed and the
+reshuffles so far; the public form (``public_text``: what the person sees on the table, D6)
+writes ``?`` and the number of face-down cards (with the tactical deck, the budget on the top
+card's back), then the discard pile with ``?`` for each unseen setup card.
 
-    ... 0 - - - 26,32,38,44,50 3,normal -/- - 4,1,.../9,2/77/0
+    ... 0 - - - 26,32,38,44,50 3,normal -/- - 4,1,.../9,2/77/0     (private)
+    ... 0 - - - 26,32,38,44,50 3,tactical -/- - ?10:4/?,?          (public)
 """
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from . import automa as A
@@ -24,7 +29,15 @@ from . import data
 from . import kernels as K
 from .errors import InvalidPositionError, InvalidSetupError
 from .rules import Rules
-from .state import POSITION_TEXT, PositionText, Quilt, State, check_circle, make_state
+from .state import (
+    MAX_AUTOMA_SEED,
+    POSITION_TEXT,
+    PositionText,
+    Quilt,
+    State,
+    check_circle,
+    make_state,
+)
 from .tables import FULL_HI, FULL_LO, bits_of
 
 _ORIENTATIONS = {"rf": (True, True), "r": (True, False), "f": (False, True), "-": (False, False)}
@@ -49,6 +62,7 @@ SOLO_FIELDS = ("automa", "automa's piles", "card played", "automa's deck")
 INCOME_LIMIT = 100
 BUTTON_LIMIT = 10_000
 _MAX_DIGITS = 5  # every number in position text is below 10^5
+HIDDEN = "?"  # a card face down: the public deck field starts with it, unseen discards are it
 
 
 def quilt_text(quilt: Quilt) -> str:
@@ -72,7 +86,9 @@ def _player_or_none(x: int | None) -> str:
     return "-" if x is None else str(x)
 
 
-def position_text(state: State) -> str:
+def position_text(state: State, public: bool = False) -> str:
+    """The position text of ``state``; with ``public``, a solo game's deck in the public
+    form (what the person sees, D6: no order, no seed). A two-player text has no such part."""
     rules = state.rules
     orient = next(k for k, v in _ORIENTATIONS.items() if v == (rules.rotation, rules.flip))
     circle = ",".join(str(i) for i in state.circle) or "-"
@@ -88,25 +104,54 @@ def position_text(state: State) -> str:
             _player_or_none(state.first_to_finish),
             pending,
             ",".join(str(x) for x in state.special_spaces_left) or "-",
-            *_solo_fields(state),
+            *_solo_fields(state, public),
         ]
     )
+
+
+def public_text(state: State) -> str:
+    """The position text without Automa's hidden deck order (D6): what an engine or a hint
+    may be given. ``parse_position`` reads it back, drawing a deck consistent with it."""
+    return position_text(state, public=True)
+
+
+def is_public_text(text: str) -> bool:
+    """Whether ``text`` is a solo position in the public form (its deck field starts ``?``);
+    only a guess at the hidden part can come from one, never the game's own."""
+    fields = text.split() if isinstance(text, str) else []
+    return len(fields) == len(FIELDS) + len(SOLO_FIELDS) and fields[-1].startswith(HIDDEN)
 
 
 def _ids(ids: tuple[int, ...]) -> str:
     return ",".join("S" if x == A.SPECIAL else str(x) for x in ids) or "-"
 
 
-def _solo_fields(state: State) -> list[str]:
+def _solo_fields(state: State, public: bool) -> list[str]:
     automa, solo = state.rules.solo, A.hidden_part(state)
     if automa is None or solo is None:
         return []
+    if public:
+        deck = _public_deck(automa, state.automa)
+    else:
+        deck = f"{_ids(solo.deck)}/{_ids(solo.discard)}/{solo.seed}/{solo.shuffles}"
     return [
         f"{automa.level},{automa.deck}" + (",specials" if automa.takes_specials else ""),
         f"{_ids(solo.with_buttons)}/{_ids(solo.without_buttons)}",
         "-" if solo.played is None else str(solo.played),
-        f"{_ids(solo.deck)}/{_ids(solo.discard)}/{solo.seed}/{solo.shuffles}",
+        deck,
     ]
+
+
+def _public_deck(automa: A.Automa, view: A.AutomaView | None) -> str:
+    """``?N[:B]/DISCARD``: N cards face down (B on the top card's back, tactical deck), the
+    discard pile bottom first with ``?`` for each setup card still lying unseen in it."""
+    assert view is not None
+    unseen = len(A.deck_cards(automa.deck)) - view.cards_in_deck - len(view.cards_seen)
+    top = f"{HIDDEN}{view.cards_in_deck}"
+    if view.next_budget is not None:
+        top += f":{view.next_budget}"
+    pile = ",".join([HIDDEN] * unseen + [str(c) for c in view.cards_seen]) or "-"
+    return f"{top}/{pile}"
 
 
 def _parse_quilt(text: str, who: str) -> tuple[int, int]:
@@ -151,9 +196,9 @@ def max_buttons(position: int) -> int:
     return BUTTON_LIMIT - (data.FINAL_SPACE - position) - INCOME_LIMIT * marks_ahead
 
 
-def _check_canonical(text: str, state: State) -> None:
+def _check_canonical(text: str, state: State, public: bool) -> None:
     """Position text has one spelling per state: refuse any other (say where it differs)."""
-    canonical = position_text(state)
+    canonical = position_text(state, public)
     if canonical == text:
         return
     names = FIELDS + SOLO_FIELDS
@@ -172,8 +217,15 @@ def _player_field(text: str, what: str) -> int:
     raise InvalidPositionError(f"{what} must be 0, 1 or -, not {text!r}")
 
 
-def parse_position(text: str) -> State:
-    """Read position text; anything malformed raises InvalidPositionError saying what."""
+def parse_position(text: str, seed: int = 0) -> State:
+    """Read position text; anything malformed raises InvalidPositionError saying what.
+
+    A solo position in the public form (``public_text``) leaves Automa's deck order out:
+    the state read then holds a hidden part drawn at random among those consistent with
+    what the text shows (``automa.sample_hidden``), from ``seed`` and the text, so the same
+    text and seed give the same state. That deck is a guess, not the game's: Automa's later
+    turns from it are what might happen, not what will.
+    """
     if not isinstance(text, str):
         raise InvalidPositionError("position text must be a string")
     fields = text.split()
@@ -258,6 +310,7 @@ def parse_position(text: str) -> State:
                     f"(listed once each from {spaces})"
                 )
             specials_left.append(space)
+    public = bool(solo_f) and solo_f[3].startswith(HIDDEN)
     solo = _parse_solo(solo_f, rules, circle, players) if solo_f else None
     state = make_state(
         rules,
@@ -285,8 +338,24 @@ def parse_position(text: str) -> State:
         raise InvalidPositionError(
             "in a solo position the person is to move (the engine plays Automa's turns)"
         )
-    _check_canonical(text, state)
+    if public:
+        state = _with_drawn_deck(state, random.Random(f"public position:{seed}:{text}"))
+    _check_canonical(text, state, public)
     return state
+
+
+def _with_drawn_deck(state: State, rng: random.Random) -> State:
+    """``state`` (holding a stand-in hidden part that shows the same) with a hidden part
+    drawn from what the person sees: the guess a public position stands for."""
+    view = state.automa
+    assert view is not None and state.rules.solo is not None
+    try:
+        drawn = A.sample_hidden(view, rng)
+    except InvalidSetupError as e:  # _parse_solo checks first; this says what it missed
+        raise InvalidPositionError(f"automa's deck: {e}") from None
+    guessed = State(state.vector, state.rules, drawn)
+    assert guessed.automa == view
+    return guessed
 
 
 def _parse_automa(text: str) -> A.Automa:
@@ -340,29 +409,99 @@ def _parse_solo(
         raise InvalidPositionError("a patch with buttons is in the pile without, or the reverse")
     cards = A.deck_cards(automa.deck)
     played = None if fields[2] == "-" else _int(fields[2], "card played", min(cards), max(cards))
-    parts = fields[3].split("/")
+    if fields[3].startswith(HIDDEN):
+        deck, discard, shuffles = _public_deck_part(fields[3], automa, cards)
+        seed = 0  # a stand-in: parse_position draws the hidden part
+    else:
+        deck, discard, seed, shuffles = _private_deck_part(fields[3], automa, cards)
+    unseen = A.SETUP_DISCARDS if shuffles == 0 else 0
+    if played is None and (shuffles or len(discard) != A.SETUP_DISCARDS):
+        raise InvalidPositionError("before Automa's first card only the two setup cards lie out")
+    if played is not None and shuffles == 0 and len(discard) == unseen:
+        raise InvalidPositionError(
+            f"card {played} was played, so it lies face up on the discard pile (no reshuffle "
+            "has taken it back yet)"
+        )
+    if played is not None and len(discard) > unseen and discard[-1] != played:
+        raise InvalidPositionError("the card played is the top card of the discard pile")
+    return A.Solo(with_b, without_b, played, deck, discard, seed, shuffles)
+
+
+def _private_deck_part(
+    text: str, automa: A.Automa, cards: tuple[int, ...]
+) -> tuple[tuple[int, ...], tuple[int, ...], int, int]:
+    """``DECK/DISCARD/SEED/SHUFFLES``: the deck, the discard pile, the seed, the reshuffles."""
+    parts = text.split("/")
     if len(parts) != 4:
-        raise InvalidPositionError("automa's deck must be DECK/DISCARD/SEED/SHUFFLES")
+        raise InvalidPositionError(
+            "automa's deck must be DECK/DISCARD/SEED/SHUFFLES, or in the public form "
+            "?COUNT/DISCARD (like ?10/?,?)"
+        )
     deck = _card_list(parts[0], "deck card", cards)
     discard = _card_list(parts[1], "discard card", cards)
     t = parts[2]
     if not (t.isascii() and t.isdigit() and len(t) <= 10 and (t == "0" or t[0] != "0")) or (
-        int(t) >= 2**32
+        int(t) > MAX_AUTOMA_SEED
     ):
-        raise InvalidPositionError(f"deck seed {t!r} must be a whole number 0-{2**32 - 1}")
-    seed = int(t)
+        raise InvalidPositionError(f"deck seed {t!r} must be a whole number 0-{MAX_AUTOMA_SEED}")
     shuffles = _int(parts[3], "reshuffles", 0, 999)
     if sorted((*deck, *discard)) != sorted(cards) or not deck:
         raise InvalidPositionError(
             f"the deck and the discard pile hold the {automa.deck} deck's 12 cards once each, "
             "and the deck is never empty (it is reshuffled when it runs out)"
         )
-    unseen = A.SETUP_DISCARDS if shuffles == 0 else 0
-    if played is None and (shuffles or len(discard) != A.SETUP_DISCARDS):
-        raise InvalidPositionError("before Automa's first card only the two setup cards lie out")
-    if played is not None and len(discard) > unseen and discard[-1] != played:
-        raise InvalidPositionError("the card played is the top card of the discard pile")
-    return A.Solo(with_b, without_b, played, deck, discard, seed, shuffles)
+    return deck, discard, int(t), shuffles
+
+
+def _public_deck_part(
+    text: str, automa: A.Automa, cards: tuple[int, ...]
+) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """``?COUNT[:BUDGET]/DISCARD`` read into a stand-in (deck, discard, reshuffles) that
+    shows the person exactly this: the unseen cards in the deck, the top one of the budget
+    shown; ``_with_drawn_deck`` then puts a drawn order in its place."""
+    parts = text.split("/")
+    if len(parts) != 2:
+        raise InvalidPositionError(
+            f"automa's deck {text!r} in the public form is ?COUNT/DISCARD, like ?10/?,? "
+            "(?COUNT:BUDGET with the tactical deck)"
+        )
+    count_f, _, budget_f = parts[0][len(HIDDEN) :].partition(":")
+    count = _int(count_f, "cards in Automa's deck", 1, len(cards))
+    tactical = automa.deck == "tactical"
+    if tactical != (":" in parts[0]):
+        raise InvalidPositionError(
+            "the tactical deck shows the next budget on its top card's back: write ?COUNT:BUDGET"
+            if tactical
+            else "the normal deck's backs are plain: write ?COUNT, without a budget"
+        )
+    pile = [] if parts[1] == "-" else parts[1].split(",")
+    hidden = 0
+    while hidden < len(pile) and pile[hidden] == HIDDEN:
+        hidden += 1
+    if hidden not in (0, A.SETUP_DISCARDS) or HIDDEN in pile[hidden:]:
+        raise InvalidPositionError(
+            f"the discard pile starts with the {A.SETUP_DISCARDS} unseen setup cards "
+            f"({','.join([HIDDEN] * A.SETUP_DISCARDS)}) until the first reshuffle, and has no "
+            "other unseen card"
+        )
+    seen = tuple(_int(x, "discard card", min(cards), max(cards)) for x in pile[hidden:])
+    if len(set(seen)) != len(seen) or count + len(pile) != len(cards):
+        raise InvalidPositionError(
+            f"the deck's {count} cards and the discard pile's {len(pile)} are not the "
+            f"{automa.deck} deck's {len(cards)} cards, each seen card once"
+        )
+    rest = sorted(c for c in cards if c not in seen)  # the deck and any unseen setup cards
+    if tactical:
+        budget = _int(budget_f, "next budget", 0, max(A.CARDS[c].budget for c in cards))
+        tops = [c for c in rest if A.CARDS[c].budget == budget]
+        if not tops:
+            raise InvalidPositionError(
+                f"no card still face down has the budget {budget} on its back"
+                + (f" (seen face up: {','.join(str(c) for c in seen)})" if seen else "")
+            )
+        rest.remove(tops[0])
+        rest.insert(0, tops[0])
+    return tuple(rest[:count]), (*rest[count:], *seen), 0 if hidden else 1
 
 
 POSITION_TEXT.lend(PositionText(write=position_text, read=parse_position))

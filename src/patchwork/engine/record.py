@@ -20,6 +20,7 @@ from .automa import Automa, hidden_part
 from .errors import InvalidRecordError, PatchworkError
 from .game import RECORD, Game
 from .moves import Move
+from .position import is_public_text
 from .rules import Rules
 from .state import State, check_circle, new_game
 
@@ -158,6 +159,11 @@ class Record:
     def start_state(self) -> State:
         try:
             if "position" in self.setup:
+                if is_public_text(self.setup["position"]):
+                    raise InvalidRecordError(
+                        "the start position leaves Automa's deck out (its public form): a "
+                        "record needs the private form, which the game goes on from"
+                    )
                 state = State.from_text(self.setup["position"])
                 if state.rules != self.rules:
                     raise InvalidRecordError("the rules and the start position disagree")
@@ -377,7 +383,10 @@ class Record:
                 and words[2:] in ([], ["specials"])
             ):
                 raise InvalidRecordError('Automa must be level and deck, like "3 normal"')
-            rules["solo"] = Automa(int(words[0]), words[1], len(words) == 3).to_dict()
+            try:
+                rules["solo"] = Automa(int(words[0]), words[1], len(words) == 3).to_dict()
+            except PatchworkError as e:
+                raise InvalidRecordError(f"Automa: {e}") from None
         setup: dict[str, Any]
         if "Position" in tags:
             if "Circle" in tags or "FirstPlayer" in tags:

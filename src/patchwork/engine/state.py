@@ -338,14 +338,20 @@ class State:
 
     # -- text -----------------------------------------------------------------------------
 
-    def to_text(self) -> str:
-        """The one-line position text (see docs/notation.md)."""
-        return POSITION_TEXT().write(self)
+    def to_text(self, public: bool = False) -> str:
+        """The one-line position text (see docs/notation.md). In a solo game it holds
+        Automa's deck order, as a saved game must; ``public`` writes what the person sees
+        instead (D6), the form to hand an engine or a hint (docs/solo.md)."""
+        return POSITION_TEXT().write(self, public)
 
     @staticmethod
-    def from_text(text: str) -> State:
-        """Read a position text; a malformed one raises InvalidPositionError saying why."""
-        return POSITION_TEXT().read(text)
+    def from_text(text: str, seed: int = 0) -> State:
+        """Read a position text; a malformed one raises InvalidPositionError saying why.
+
+        A public solo text gives a state whose Automa deck is drawn from ``seed`` among
+        those consistent with it: a guess, not the game's deck (same text and seed, same
+        state)."""
+        return POSITION_TEXT().read(text, seed)
 
     def __eq__(self, other: object) -> bool:
         return (
@@ -366,11 +372,12 @@ class PositionText(NamedTuple):
     """The position text's writer and reader, lent by ``engine/position.py`` (which sits
     over this module) when it loads."""
 
-    write: Callable[[State], str]
-    read: Callable[[str], State]
+    write: Callable[[State, bool], str]  # (state, public)
+    read: Callable[[str, int], State]  # (text, seed of a public solo text's drawn deck)
 
 
 POSITION_TEXT: Lent[PositionText] = Lent("patchwork.engine.position")
+MAX_AUTOMA_SEED = 2**32 - 1  # deck seeds are 32-bit, as position text writes them
 
 
 def standard_circle(seed: Any = None) -> list[int]:
@@ -475,7 +482,13 @@ def new_game(
         raise InvalidSetupError("in a solo game the person (player 0) moves first")
     if automa_seed is None:
         automa_seed = A.deck_seed(seed)
-    elif isinstance(automa_seed, bool) or not isinstance(automa_seed, int) or automa_seed < 0:
-        raise InvalidSetupError(f"automa_seed must be a whole number >= 0, not {automa_seed!r}")
+    elif (
+        isinstance(automa_seed, bool)
+        or not isinstance(automa_seed, int)
+        or not 0 <= automa_seed <= MAX_AUTOMA_SEED
+    ):
+        raise InvalidSetupError(
+            f"automa_seed must be a whole number 0-{MAX_AUTOMA_SEED}, not {automa_seed!r}"
+        )
     solo = A.new_solo(rules.solo, automa_seed)
     return make_state(rules, ids, buttons=(data.STARTING_BUTTONS, 0), solo=solo)

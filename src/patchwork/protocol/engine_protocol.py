@@ -9,13 +9,16 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..engine import Game, Move, PatchworkError, Rules, State, new_game
 from ..engine.data import FINAL_SPACE
+from ..engine.position import FIELDS, SOLO_FIELDS, is_public_text
 from ..engine.state import check_circle
 
 PROTOCOL_VERSION = 1
 MAX_SEED = 2**62  # the same seeds as the server's games
+TEXT_FIELDS = (len(FIELDS), len(FIELDS) + len(SOLO_FIELDS))  # two-player, solo
 HANDSHAKE = "patchwork"
 HANDSHAKE_OK = "patchworkok"
 COMMANDS = (
@@ -134,14 +137,26 @@ def parse_setoption(args: Sequence[str]) -> tuple[str, str]:
 # -- position -------------------------------------------------------------------------------------
 
 
-def parse_position(args: Sequence[str], rules: Rules) -> tuple[State, list[Move]]:
-    """``position`` arguments as (start state, moves), every move checked by the engine.
+class PositionSetup(NamedTuple):
+    """A ``position`` command read: the start state, the moves after it, and whether the
+    start was a solo position in the public form (its Automa deck then a drawn guess)."""
+
+    start: State
+    moves: list[Move]
+    public: bool
+
+
+def parse_position(args: Sequence[str], rules: Rules, deck_seed: int = 0) -> PositionSetup:
+    """``position`` arguments as (start state, moves, public), every move checked by the engine.
 
         position seed 7 [first 1] [moves A 17r90@c4 ...]
         position circle 5,12,...,0 [first 0] [moves ...]
-        position text <the nine fields of a position text> [moves ...]
+        position text <the 9 fields of a position text, 13 in a solo game> [moves ...]
 
-    A setup from a seed or circle is played under ``rules`` (the engine's options).
+    A setup from a seed or circle is played under ``rules`` (the engine's options). A solo
+    position in the public form gets an Automa deck drawn from ``deck_seed`` (a guess: see
+    ``State.from_text``), so it takes only moves that Automa does not answer: its answer
+    would come from the guess, not from the game's deck.
     """
     words = list(args)
     moves_at = words.index("moves") if "moves" in words else len(words)
@@ -150,13 +165,18 @@ def parse_position(args: Sequence[str], rules: Rules) -> tuple[State, list[Move]
         missing = "the setup is missing before 'moves'" if words else "the setup is missing"
         raise ProtocolError(f"position: {missing}: give 'seed N', 'circle ID,ID,...' or 'text ...'")
     kind = setup[0]
+    public = False
     try:
         if kind == "text":
-            if len(setup) != 10:
+            fields = setup[1:]
+            if len(fields) not in TEXT_FIELDS:
                 raise ProtocolError(
-                    f"position text: expected the 9 fields of a position text, got {len(setup) - 1}"
+                    f"position text: expected the {TEXT_FIELDS[0]} fields of a position text "
+                    f"({TEXT_FIELDS[1]} in a solo game), got {len(fields)}"
                 )
-            start = State.from_text(" ".join(setup[1:]))
+            text = " ".join(fields)
+            public = is_public_text(text)
+            start = State.from_text(text, seed=deck_seed)
         elif kind in ("seed", "circle"):
             if len(setup) not in (2, 4) or (len(setup) == 4 and setup[2] != "first"):
                 raise ProtocolError(f"position {kind}: write 'position {kind} VALUE [first 0|1]'")
@@ -190,10 +210,19 @@ def parse_position(args: Sequence[str], rules: Rules) -> tuple[State, list[Move]
     game = Game(start)
     for i, text in enumerate(move_texts, 1):
         try:
-            game.push(text)
+            move = Move.parse(text, game.state)
+            if public and game.state.automa_replies(move):
+                raise ProtocolError(
+                    f"position: move {i} ({text}): Automa would answer it from its deck, "
+                    "which a public solo position leaves out: send the position after "
+                    "Automa's turns instead"
+                )
+            game.push(move)
+        except ProtocolError:
+            raise
         except PatchworkError as e:
             raise ProtocolError(f"position: move {i} ({text}): {e}") from None
-    return start, game.moves
+    return PositionSetup(start, game.moves, public)
 
 
 def _whole(text: str) -> int | None:
@@ -208,8 +237,9 @@ def _shown(text: str) -> str:
 
 
 def position_command(state: State) -> str:
-    """The ``position`` line that sets up exactly ``state``."""
-    return f"position text {state.to_text()}"
+    """The ``position`` line that sets up ``state``: exactly, or for a solo game in the
+    public form, which leaves out Automa's deck order (D6: an engine may not peek)."""
+    return f"position text {state.to_text(public=True)}"
 
 
 # -- go -----------------------------------------------------------------------------------------

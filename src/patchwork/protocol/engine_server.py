@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import random
 import sys
 import threading
 import time
@@ -74,6 +75,7 @@ class EngineServer:
         self._out_lock = threading.Lock()
         self.values = {key: spec.default for key, spec in OPTIONS.items()}
         self.state: State | None = None
+        self._public = False  # the position came in the public solo form: show it so
         self._agent: Agent | None = None
         self._warm = False
         self._thread: threading.Thread | None = None
@@ -195,11 +197,13 @@ class EngineServer:
 
     def cmd_position(self, args: list[str]) -> None:
         self._idle("position")
-        start, moves = parse_position(args, self._rules())
+        seed = int(self.values["seed"])
+        deck_seed = seed if seed >= 0 else random.SystemRandom().randrange(2**32)
+        start, moves, public = parse_position(args, self._rules(), deck_seed)
         state = start
         for move in moves:
             state = state.apply(move)
-        self.state = state
+        self.state, self._public = state, public
 
     def cmd_go(self, args: list[str]) -> None:
         if self.searching():
@@ -226,7 +230,8 @@ class EngineServer:
             raise ProtocolError("show: no position (send position first)")
         s = self.state
         scores = " ".join(str(x) for x in s.scores())
-        self.emit(f"position {s.to_text()}")
+        # A position sent public is shown public: its deck is the engine's guess (D6).
+        self.emit(f"position {s.to_text(public=self._public)}")
         if s.is_terminal():
             self.emit(f"status over winner {s.winner()} scores {scores}")
         else:
