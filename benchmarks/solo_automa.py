@@ -82,14 +82,10 @@ def main(argv: list[str]) -> int:
     with ProcessPoolExecutor(args.workers) as pool:
         for i, game in enumerate(pool.map(play, *zip(*jobs, strict=True), chunksize=4), 1):
             games.append(game)
-            if i % 20 == 0 or i == len(jobs):
-                print(
-                    f"{i}/{len(jobs)} games, {time.perf_counter() - start:.0f} s", file=sys.stderr
-                )
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(
-        json.dumps({"iterations": args.iterations, "seed": args.seed, "games": games}, indent=0)
-    )
+            if i % 20 == 0 or i == len(jobs):  # kept as it goes: a long run can be cut short
+                save(args, games)
+                seconds = time.perf_counter() - start
+                print(f"{i}/{len(jobs)} games, {seconds:.0f} s", file=sys.stderr)
     print(f"searcher at {args.iterations} iterations a move, seed {args.seed}\n")
     print("| level | deck | games | searcher wins | mean margin | median margin |")
     print("| --- | --- | ---: | ---: | ---: | ---: |")
