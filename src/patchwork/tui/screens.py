@@ -17,7 +17,10 @@ from textual.widgets import Button, Input, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
 from .. import i18n
+from ..engine.automa import Automa
 from ..i18n import _, fmt
+from . import solo
+from .seats import AUTOMA, HUMAN
 
 
 def direction_classes() -> str:
@@ -190,6 +193,7 @@ def help_lines() -> list[str]:
         _("On the quilt: [] the patch you hold (red: does not fit there, XX: overlap),"),
         _("+ where its corner can go in this orientation, ▒▒ special patch."),
         _("Time board: ▼ ▲ the tokens, ● button income, ■ special patch still there."),
+        _("Solo: ◆ on Automa's line is its 7x7 marker (it takes the tile on reaching it)."),
         _("'end' under a quilt: the final score if nobody bought another patch."),
     ]
 
@@ -212,9 +216,19 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-def mode_options(human_seat: int) -> list[tuple[str, tuple[str, str]]]:
-    """The games the new-game dialog offers: (label, kinds of seats 0 and 1)."""
+def mode_options(
+    human_seat: int, automa: Automa | None = None
+) -> list[tuple[str, tuple[str, str]]]:
+    """The games the new-game dialog offers: (label, kinds of seats 0 and 1); first a solo
+    game against ``automa`` (its level and deck) when there is one."""
     options: list[tuple[str, tuple[str, str]]] = []
+    if automa is not None:
+        label = fmt(
+            _("You against Automa: {level}, {deck}"),
+            level=solo.level_text(automa.level),
+            deck=_(solo.DECK_NAMES[automa.deck]),
+        )
+        options.append((label, (HUMAN, AUTOMA)))
     for n in range(1, 6):
         kinds = ["human", "human"]
         kinds[1 - human_seat] = f"level{n}"
@@ -232,9 +246,9 @@ class NewGameScreen(ModalScreen[tuple[str, str] | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", show=False)]
 
-    def __init__(self, human_seat: int) -> None:
+    def __init__(self, human_seat: int, automa: Automa | None = None) -> None:
         super().__init__(classes=direction_classes())
-        self.options = mode_options(human_seat)
+        self.options = mode_options(human_seat, automa)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="new"):
