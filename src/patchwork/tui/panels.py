@@ -107,13 +107,37 @@ def figure_lines(figures: list[tuple[str, str]], width: int) -> list[str]:
     return lines
 
 
+def _cut(line: str, width: int) -> str:
+    """A line shown in part: "…" after what is left of it."""
+    line = line.rstrip()
+    if cell_len(line) + 2 <= width:
+        return line + " …"
+    return set_cell_size(line, width - 1) + "…"
+
+
+def _fitted(blocks: list[list[str]], room: int, width: int) -> list[str]:
+    """Wrapped blocks (Automa's piles) in ``room`` lines: whole when they fit, else each
+    one cut short (the later ones first), every block keeping its first line."""
+    keep = [len(block) for block in blocks]
+    for i in reversed(range(len(blocks))):
+        while sum(keep) > room and keep[i] > 1:
+            keep[i] -= 1
+    lines = []
+    for block, n in zip(blocks, keep, strict=True):
+        shown = block[:n]
+        if n < len(block):
+            shown[-1] = _cut(shown[-1], width)
+        lines += shown
+    return lines[:room]
+
+
 def automa_panel(session: Session, width: int = INFO_WIDTH) -> Text:
     """Automa's side of the table in a solo game, where a second quilt would be: only what
     the person may know (``State.automa``, D6). Above, its level, its deck, the card it
     played with the card's filters and its piles; below, on the rows of the person's
     figures, its buttons, the card's income per mark, its score by its level's columns and,
-    with the tactical deck, the next budget. Piles too long for the room are cut with "…" (the log
-    names every patch it took); nothing else is."""
+    with the tactical deck, the next budget. Piles too long for the room are cut with "…"
+    (the log names every patch it took), each keeping a line."""
     state = session.state
     view = state.automa
     assert view is not None
@@ -129,14 +153,9 @@ def automa_panel(session: Session, width: int = INFO_WIDTH) -> Text:
     if card is not None:
         for line in solo.filter_lines(card):
             top += [(part, "dim") for part in _wrapped(line, width)]
-    top = top[:QUILT_ROWS]
-    piles = [part for line in solo.pile_lines(view) for part in _wrapped(line, width)]
-    room = QUILT_ROWS - len(top)
-    if len(piles) > room:
-        piles = piles[:room]
-        if piles:
-            piles[-1] = set_cell_size(piles[-1], width - 1) + "…"
-    top += [(line, "") for line in piles]
+    piles = [_wrapped(line, width) for line in solo.pile_lines(view)]
+    top = top[: QUILT_ROWS - len(piles)]  # each pile keeps a line at least
+    top += [(line, "") for line in _fitted(piles, QUILT_ROWS - len(top), width)]
     top += [("", "")] * (QUILT_ROWS - len(top))
     figures = [
         (pgettext("figure", "buttons"), fmt("{n}", n=view.buttons)),

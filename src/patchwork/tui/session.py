@@ -165,8 +165,9 @@ class Session:
         """Both final scores if nobody bought another patch (see :func:`advance_only_end`).
 
         In a solo game only the person's is shown: Automa's would follow its hidden deck
-        (D6), while the person's does not depend on it (advancing pays the spaces moved and
-        the marks crossed, whatever Automa draws)."""
+        (D6), while the person's hardly does: advancing pays the spaces moved and the marks
+        crossed whatever Automa draws; only the special patches (when Automa takes them, D1)
+        and the race for the 7x7 tile could come out otherwise."""
         if self._projection is None or self._projection[0] != self.version:
             self._projection = (self.version, advance_only_end(self.state).scores())
         return self._projection[1]
