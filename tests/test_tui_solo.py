@@ -256,6 +256,12 @@ def test_a_solo_game_to_its_end_shows_both_scores_taken_apart() -> None:
         await pilot.press("escape")
         assert isinstance(app.screen, GameScreen)
         assert MARKER not in automa_line(app)  # Automa has passed its marker
+        # Late in the game both piles are still there, cut short if need be.
+        panel = panels.automa_panel(session).plain.splitlines()
+        assert len(panel) == panels.PANEL_HEIGHT - 1  # the normal deck: no next budget
+        assert any(line.startswith("with buttons:") for line in panel)
+        assert any(line.startswith("without buttons:") for line in panel)
+        assert panel[-1].startswith("score now") and "next budget" not in "".join(panel)
         # Undo from the end goes back into the game, Automa's last turns too.
         await pilot.press("u")
         await settle(pilot, app)
@@ -462,3 +468,20 @@ def test_automas_side_fits_in_every_language(lang: str) -> None:
         assert "Automa" in panel[0]
 
     play(solo_app("--solo", "3", "--deck", "tactical", "--seed", "5", "--lang", lang), script)
+
+
+@pytest.mark.parametrize("lang", ["en", "fa", "pt", "ru", "fi"])
+def test_the_help_of_a_solo_game_names_the_marker_and_fits(lang: str) -> None:
+    i18n.set_language(lang)
+
+    async def script(pilot: Pilot[None], app: PatchworkApp) -> None:
+        await pilot.press("question_mark")
+        shown = screen_text(app)
+        assert "◆" in shown and MARKER == "◆"
+        # The dialog's last line shows: nothing of the help was cut off at 80x24.
+        assert i18n._("Esc: back to the game") in shown
+        check_fits(app)
+        await pilot.press("escape")
+        assert isinstance(app.screen, GameScreen)
+
+    play(solo_app("--solo", "2", "--seed", "3", "--lang", lang), script)

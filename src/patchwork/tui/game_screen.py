@@ -508,7 +508,7 @@ class GameScreen(Screen[None]):
         self.app.push_screen(QuitScreen(save_path), chosen)
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen())
+        self.app.push_screen(HelpScreen(self.session.is_solo))
 
     def action_howto(self) -> None:
         self.app.push_screen(HowToScreen())

@@ -180,7 +180,16 @@ class EndScreen(ModalScreen[str]):
         self.dismiss(event.button.id or "close")
 
 
-def help_lines() -> list[str]:
+def help_lines(solo: bool = False) -> list[str]:
+    """The keys and the signs on screen; in a solo game the time board's line also names
+    Automa's 7x7 marker (one line instead of another, so the help still fits 80x24)."""
+    if solo:
+        time_board = _(
+            "Time board: ▼ ▲ the tokens, ● button income, ■ special patch still there, "
+            "◆ Automa's 7x7 marker (it takes the tile on reaching it)."
+        )
+    else:
+        time_board = _("Time board: ▼ ▲ the tokens, ● button income, ■ special patch still there.")
     return [
         _("1 2 3 or click   pick up an offered patch (or click it again to put it down)"),
         _("arrows or click  move it over your quilt board (click the same square to place,"),
@@ -192,8 +201,7 @@ def help_lines() -> list[str]:
         "",
         _("On the quilt: [] the patch you hold (red: does not fit there, XX: overlap),"),
         _("+ where its corner can go in this orientation, ▒▒ special patch."),
-        _("Time board: ▼ ▲ the tokens, ● button income, ■ special patch still there."),
-        _("Solo: ◆ on Automa's line is its 7x7 marker (it takes the tile on reaching it)."),
+        time_board,
         _("'end' under a quilt: the final score if nobody bought another patch."),
     ]
 
@@ -203,13 +211,14 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,enter,question_mark,q", "close", show=False)
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, solo: bool = False) -> None:
         super().__init__(classes=direction_classes())
+        self.solo = solo
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="help"):
             yield Static(_("Keys and mouse"), classes="dialog-title")
-            yield Static("\n".join(help_lines()), markup=False)
+            yield Static("\n".join(help_lines(self.solo)), markup=False)
             yield Static(_("Esc: back to the game"), classes="dialog-keys")
 
     def action_close(self) -> None:
