@@ -17,7 +17,7 @@ from patchwork.engine import automa as A
 from patchwork.engine import layout as L
 from patchwork.engine.automa import Automa
 from patchwork.engine.state import make_state
-from patchwork.tui import app, solo, text
+from patchwork.tui import solo, text
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = json.loads((ROOT / "tests" / "data" / "automa_golden.json").read_text("utf-8"))
@@ -420,11 +420,6 @@ def test_plain_solo_game_says_automas_moves_and_its_score() -> None:
 
 def test_plain_solo_refuses_an_opponent() -> None:
     assert text.main(["--solo", "1", "--opponent", "greedy"], input_fn=lambda _p: "quit") == 1
-
-
-def test_full_screen_app_refuses_solo_clearly(capsys: pytest.CaptureFixture[str]) -> None:
-    assert app.main(["--solo", "3"]) == 2
-    assert "use --plain" in capsys.readouterr().err
 
 
 # -- what the person may believe (D6) ----------------------------------------------------------

@@ -1,12 +1,14 @@
 """``patchwork play``: the full-screen terminal game (Textual).
 
-Against the AI (levels 1-5), two people at one keyboard, or watching two agents. The app
-is a view: what it shows and allows comes from the engine, through :class:`Session`.
+Against the AI (levels 1-5), two people at one keyboard, watching two agents, or solo
+against the official Automa (``--solo LEVEL``, the engine plays its turns). The app is a
+view: what it shows and allows comes from the engine, through :class:`Session`.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from typing import ClassVar
 
@@ -16,12 +18,23 @@ from textual.screen import Screen
 
 from .. import i18n
 from ..engine import Game, PatchworkError, new_game
+from ..engine.automa import Automa
 from ..i18n import _, error_text, fmt
 from ..options import rules_from_args
 from .game_screen import GameScreen
 from .options import AppOptions
-from .seats import HUMAN, Seat, add_game_options, close_agent, make_seats, seat_kinds
+from .seats import (
+    AUTOMA,
+    HUMAN,
+    Seat,
+    add_game_options,
+    close_agent,
+    kinds_for,
+    make_seats,
+    seat_kinds,
+)
 from .session import Session
+from .text import add_solo_options, refuse_seat_options, solo_setup
 
 
 class PatchworkApp(App[None]):
@@ -43,14 +56,14 @@ class PatchworkApp(App[None]):
     def get_default_screen(self) -> Screen[None]:
         return self.game_screen
 
-    def new_game(self, kinds: tuple[str, str]) -> None:
-        """Start a fresh game (new setup, same rules) with the seats ``kinds``."""
+    def new_game(self, kinds: tuple[str, str], automa: Automa | None = None) -> None:
+        """Start a fresh game (new setup, same rules) with the seats ``kinds``: a solo game
+        against ``automa`` when they are you and Automa."""
         self._games += 1
         seed = None if self.options.seed is None else self.options.seed + 1000 * self._games
+        rules = dataclasses.replace(self.options.rules, solo=automa if AUTOMA in kinds else None)
         old = self.session
-        self.session = Session(
-            Game(new_game(seed=seed, rules=self.options.rules)), make_seats(kinds, seed)
-        )
+        self.session = Session(Game(new_game(seed=seed, rules=rules)), make_seats(kinds, seed))
         self.game_screen.use(self.session)
         for seat in old.seats:
             close_agent(seat.agent)
@@ -84,7 +97,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="patchwork play",
         description=_(
             "Play Patchwork full-screen in the terminal, with the keyboard or the mouse: "
-            "against the AI (level1 .. level5), two people at one keyboard, or watch two AIs. "
+            "against the AI (level1 .. level5), two people at one keyboard, watch two AIs, "
+            "or solo against Automa (--solo). "
             "Press ? in the game for the keys, L to change the language."
         ),
     )
@@ -119,9 +133,10 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help=_(
             "the plain line-by-line game instead (works over pipes; same seat, rules, "
-            "--lang and --save options, no --load)"
+            "solo, --lang, --save and --load options)"
         ),
     )
+    add_solo_options(parser)
     return parser
 
 
@@ -135,6 +150,8 @@ def setup(args: argparse.Namespace) -> tuple[Session, AppOptions]:
     rules = rules_from_args(args)
     saved: tuple[str, str] | None = None
     names: tuple[str, str] | None = None
+    if args.load and args.solo is not None:
+        raise PatchworkError(_("--load goes on with the saved game: leave out --solo"))
     if args.load:
         record = Session.load_record(args.load)
         game = Game.from_record(record)
@@ -142,9 +159,16 @@ def setup(args: argparse.Namespace) -> tuple[Session, AppOptions]:
         saved, names = record.seats, record.players
         if record.language and not args.lang:
             i18n.set_language(record.language)
+    elif args.solo is not None:
+        game, _seats = solo_setup(args)
+        rules = game.start.rules
     else:
         game = Game(new_game(seed=args.seed, rules=rules))
-    kinds = seat_kinds(args, saved)
+    if rules.solo is not None:
+        refuse_seat_options(args)
+        kinds = list(kinds_for(rules, saved, (HUMAN, AUTOMA)))
+    else:
+        kinds = seat_kinds(args, saved)
     seats: tuple[Seat, Seat] = make_seats(kinds, args.seed, names)
     options = AppOptions(
         rules=rules,
@@ -169,12 +193,6 @@ def main(argv: list[str] | None = None) -> int:
         return plain([a for a in args_in if a != "--plain"])
     # The language first, so that --help and argparse's complaints are translated too.
     i18n.set_language(i18n.lang_option(args_in))
-    if any(a == "--solo" or a.startswith("--solo=") for a in args_in):
-        print(
-            _("patchwork play: solo play is in the plain game for now: use --plain"),
-            file=sys.stderr,
-        )
-        return 2
     try:
         args = build_parser().parse_args(args_in)
     except SystemExit as e:  # --help, or a bad option (argparse has printed why)

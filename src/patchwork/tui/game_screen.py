@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from typing import ClassVar, Protocol
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -24,8 +25,9 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from .. import i18n
 from ..ai import Agent, Limit, MCTSAgent, SearchResult
 from ..engine import Advance, Game, IllegalMoveError, Move, PatchworkError, Record
+from ..engine.automa import Automa
 from ..i18n import _, error_text, fmt, ngettext
-from . import colours, describe, panels
+from . import colours, describe, panels, solo
 from .offer import PatchCard, circle_text
 from .options import AppOptions
 from .placement import Ghost
@@ -42,7 +44,7 @@ from .screens import (
     QuitScreen,
     direction_classes,
 )
-from .seats import close_agent, stop_agent
+from .seats import close_agent, kinds_for, stop_agent
 from .session import Session
 from .timeboard import TimeBoard
 
@@ -56,7 +58,7 @@ class Host(Protocol):
 
     options: AppOptions
 
-    def new_game(self, kinds: tuple[str, str]) -> None: ...
+    def new_game(self, kinds: tuple[str, str], automa: Automa | None = None) -> None: ...
 
     def resume(self, game: Game, kinds: tuple[str, str], names: tuple[str, str]) -> None: ...
 
@@ -122,6 +124,8 @@ class GameScreen(Screen[None]):
                 with Vertical(classes="player"):
                     yield QuiltView(p, id=f"quilt{p}")
                     yield Static(id=f"info{p}", classes="info", markup=False)
+                    if p == 1:  # a solo game: Automa's side, which has no quilt board
+                        yield Static(id="automa", markup=False)
             with Vertical(id="side"):
                 yield Static(id="circle", markup=False)
                 with Horizontal(id="cards"):
@@ -164,10 +168,13 @@ class GameScreen(Screen[None]):
         s = self.session
         state = s.state
         preview = s.preview()
+        self.set_class(s.is_solo, "-solo")
         self.query_one(TimeBoard).show(panels.time_picture(s, preview))
-        for q in (0, 1):
+        for q in (0, 1) if not s.is_solo else (0,):
             self.query_one(f"#quilt{q}", QuiltView).show(panels.quilt_picture(s, q))
             self._put(f"#info{q}", panels.info_text(s, q))
+        if s.is_solo:
+            self._put("#automa", panels.automa_panel(s))
         self._put("#circle", circle_text(state.circle, len(state.offered)))
         for slot in range(3):
             self.query_one(f"#card{slot}", PatchCard).show(panels.card_picture(s, slot))
@@ -285,7 +292,26 @@ class GameScreen(Screen[None]):
     def _played(self, move: Move, player: int) -> None:
         self.log_line(describe.move_sentence(self.session.seats, player, move), player)
         self.say("")
+        self.say_automa()
         self.next_turn()
+
+    def say_automa(self) -> None:
+        """Say Automa's turns after the person's move like an opponent's moves: every line
+        in the log, and on the notice line all of them, or, when they do not fit its two
+        lines, what each turn did (and the 7x7 tile, if Automa took it)."""
+        turns = self.session.automa_turns
+        if not turns:
+            return
+        said = [solo.turn_lines(turn) for turn in turns]
+        for lines in said:
+            for line in lines:
+                self.log_line(line, 1)
+        notice = " ".join(line for lines in said for line in lines)
+        width = max(self.query_one("#notice").content_size.width, 40)
+        if cell_len(notice) > 2 * width:
+            bonus = _("Automa reached the marker: it takes the 7x7 bonus tile.")
+            notice = " ".join(line for lines in said for line in lines if line in (lines[0], bonus))
+        self.say(notice, PLAYER_COLOURS[1])
 
     # -- a person's actions -----------------------------------------------------------------
 
@@ -414,9 +440,15 @@ class GameScreen(Screen[None]):
         self.stop_thinking()
         taken = s.undo()
         self.log_line(fmt(_("Took back: {moves}"), moves=" ".join(str(m) for m in taken)))
-        self.say(
-            fmt(ngettext("Took back {n} move.", "Took back {n} moves.", len(taken)), n=len(taken))
-        )
+        if s.is_solo:
+            message = ngettext(
+                "Took back {n} move and Automa's turns after it.",
+                "Took back {n} moves and Automa's turns after them.",
+                len(taken),
+            )
+        else:
+            message = ngettext("Took back {n} move.", "Took back {n} moves.", len(taken))
+        self.say(fmt(message, n=len(taken)))
         self.next_turn()
 
     def action_hint(self) -> None:
@@ -476,7 +508,7 @@ class GameScreen(Screen[None]):
         self.app.push_screen(QuitScreen(save_path), chosen)
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen())
+        self.app.push_screen(HelpScreen(self.session.is_solo))
 
     def action_howto(self) -> None:
         self.app.push_screen(HowToScreen())
@@ -541,11 +573,12 @@ class GameScreen(Screen[None]):
             self._last_path = path
             self.stop_thinking()
             game = Game.from_record(record)
-            kinds = tuple(seat.kind for seat in self.session.seats)
-            if record.seats is not None and record.seats != kinds:
+            current = (self.session.seats[0].kind, self.session.seats[1].kind)
+            kinds = kinds_for(game.start.rules, record.seats, current)
+            if kinds != current:
                 # The game goes on with the players it was saved with, as --load does.
                 try:
-                    self.host.resume(game, record.seats, record.players)
+                    self.host.resume(game, kinds, record.players)
                 except PatchworkError as e:
                     self.session.replace(game)
                     self.log_line(error_text(e))
@@ -570,12 +603,16 @@ class GameScreen(Screen[None]):
         self.app.push_screen(PathScreen(_("Load a game record"), default, load), done)
 
     def action_new_game(self) -> None:
+        # A solo game is offered again with the same level and deck (the one played, else
+        # the one the app was started with).
+        automa = self.session.state.rules.solo or self.host.options.rules.solo
+
         def chosen(kinds: tuple[str, str] | None) -> None:
             if kinds is not None:
                 self.stop_thinking()
-                self.host.new_game(kinds)
+                self.host.new_game(kinds, automa)
 
-        self.app.push_screen(NewGameScreen(self.host.options.human_seat), chosen)
+        self.app.push_screen(NewGameScreen(self.host.options.human_seat, automa), chosen)
 
     def use(self, session: Session) -> None:
         """Play another game on this screen."""
@@ -621,7 +658,10 @@ class GameScreen(Screen[None]):
             elif what == "quit":
                 self.host.quit_game()
 
-        lines = describe.score_lines(s.state, s.seats)
+        if s.is_solo:
+            lines = solo.score_lines(s.state, s.seats)
+        else:
+            lines = describe.score_lines(s.state, s.seats)
         self.app.push_screen(EndScreen(title, lines, s.can_undo()), chosen)
 
     def on_unmount(self) -> None:

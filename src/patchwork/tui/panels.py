@@ -5,6 +5,8 @@ Every figure is read from the engine: the state, the state a move leads to, the 
 
 from __future__ import annotations
 
+import textwrap
+
 from rich.cells import cell_len, set_cell_size
 from rich.style import Style
 from rich.text import Text
@@ -13,9 +15,10 @@ from textual.markup import escape
 
 from ..engine import Advance, State
 from ..i18n import _, fmt, ngettext, pgettext
-from . import colours, describe
+from . import colours, describe, solo
 from .offer import CardPicture
 from .quilt import PLAYER_COLOURS, QuiltPicture
+from .seats import AUTOMA_NAME
 from .session import Session
 from .timeboard import TimePicture
 
@@ -37,6 +40,7 @@ def time_picture(session: Session, preview: State | None) -> TimePicture:
         positions=(state.players[0].position, state.players[1].position),
         specials=state.special_spaces_left,
         target=target,
+        marker=None if state.automa is None else state.automa.marker,
     )
 
 
@@ -63,17 +67,36 @@ INFO_WIDTH = 20  # the width of a quilt board, and of the figures under it (app.
 
 
 def info_lines(session: Session, q: int, width: int = INFO_WIDTH) -> list[str]:
-    """The figures under player ``q``'s quilt, one a line: the labels in a column, the numbers
-    in the next (so that both players' figures read as two tables). Whatever the numbers and
-    the language, a line never wraps, and two figures never run together: a label too long
-    for the room left is cut, never a number."""
+    """The figures under player ``q``'s quilt, one a line (see :func:`figure_lines`), so
+    that both players' figures read as two tables."""
     me = session.state.players[q]
-    figures = [
-        (pgettext("figure", "buttons"), fmt("{n}", n=me.buttons)),
-        (pgettext("figure", "income"), fmt("{n}", n=me.income)),
-        (pgettext("figure", "score now"), fmt("{n}", n=session.state.scores()[q])),
-        (pgettext("figure", "end ≈"), fmt("{n}", n=session.projection()[q])),
-    ]
+    return figure_lines(
+        [
+            (pgettext("figure", "buttons"), fmt("{n}", n=me.buttons)),
+            (pgettext("figure", "income"), fmt("{n}", n=me.income)),
+            (pgettext("figure", "score now"), fmt("{n}", n=session.state.scores()[q])),
+            (pgettext("figure", "end ≈"), fmt("{n}", n=session.projection()[q])),
+        ],
+        width,
+    )
+
+
+def info_text(session: Session, q: int) -> str:
+    return "\n".join(info_lines(session, q))
+
+
+PANEL_HEIGHT = 15  # a quilt board and its figures (app.tcss)
+QUILT_ROWS = 11  # the quilt board's title and rows, above the figures
+
+
+def _wrapped(text: str, width: int) -> list[str]:
+    return textwrap.wrap(text, width, subsequent_indent=" ") or [""]
+
+
+def figure_lines(figures: list[tuple[str, str]], width: int) -> list[str]:
+    """Figures one a line: the labels in a column, the numbers in the next. Whatever the
+    numbers and the language, a line never wraps, and two figures never run together: a
+    label too long for the room left is cut, never a number."""
     numbers = max(cell_len(number) for _, number in figures)
     column = min(max(cell_len(label) for label, _ in figures), width - numbers - 1)
     lines = []
@@ -84,8 +107,69 @@ def info_lines(session: Session, q: int, width: int = INFO_WIDTH) -> list[str]:
     return lines
 
 
-def info_text(session: Session, q: int) -> str:
-    return "\n".join(info_lines(session, q))
+def _cut(line: str, width: int) -> str:
+    """A line shown in part: "…" after what is left of it."""
+    line = line.rstrip()
+    if cell_len(line) + 2 <= width:
+        return line + " …"
+    return set_cell_size(line, width - 1) + "…"
+
+
+def _fitted(blocks: list[list[str]], room: int, width: int) -> list[str]:
+    """Wrapped blocks (Automa's piles) in ``room`` lines: whole when they fit, else each
+    one cut short (the later ones first), every block keeping its first line."""
+    keep = [len(block) for block in blocks]
+    for i in reversed(range(len(blocks))):
+        while sum(keep) > room and keep[i] > 1:
+            keep[i] -= 1
+    lines = []
+    for block, n in zip(blocks, keep, strict=True):
+        shown = block[:n]
+        if n < len(block):
+            shown[-1] = _cut(shown[-1], width)
+        lines += shown
+    return lines[:room]
+
+
+def automa_panel(session: Session, width: int = INFO_WIDTH) -> Text:
+    """Automa's side of the table in a solo game, where a second quilt would be: only what
+    the person may know (``State.automa``, D6). Above, its level, its deck, the card it
+    played with the card's filters and its piles; below, on the rows of the person's
+    figures, its buttons, the card's income per mark, its score by its level's columns and,
+    with the tactical deck, the next budget. Piles too long for the room are cut with "…"
+    (the log names every patch it took), each keeping a line."""
+    state = session.state
+    view = state.automa
+    assert view is not None
+    card = view.card
+    top: list[tuple[str, str]] = [(AUTOMA_NAME, f"bold {PLAYER_COLOURS[1]}")]
+    top += [(line, "") for line in _wrapped(solo.level_text(view.level), width)]
+    top += [(line, "") for line in _wrapped(_(solo.DECK_NAMES[view.deck]), width)]
+    if card is None:
+        played = _("no card played yet")
+    else:
+        played = fmt(_("card {card}: budget {budget}"), card=card.number, budget=card.budget)
+    top += [(line, "bold") for line in _wrapped(played, width)]
+    if card is not None:
+        for line in solo.filter_lines(card):
+            top += [(part, "dim") for part in _wrapped(line, width)]
+    piles = [_wrapped(line, width) for line in solo.pile_lines(view)]
+    top = top[: QUILT_ROWS - len(piles)]  # each pile keeps a line at least
+    top += [(line, "") for line in _fitted(piles, QUILT_ROWS - len(top), width)]
+    top += [("", "")] * (QUILT_ROWS - len(top))
+    figures = [
+        (pgettext("figure", "buttons"), fmt("{n}", n=view.buttons)),
+        (pgettext("figure", "income"), fmt("{n}", n=0 if card is None else card.income)),
+        (pgettext("figure", "score now"), fmt("{n}", n=state.scores()[1])),
+    ]
+    if view.next_budget is not None:  # the tactical deck: the back of the next card
+        figures.append((pgettext("figure", "next budget"), fmt("{n}", n=view.next_budget)))
+    text = Text(no_wrap=True, overflow="crop")
+    for i, (line, style) in enumerate(top):
+        text.append(("\n" if i else "") + line, style)
+    for i, line in enumerate(figure_lines(figures, width)):
+        text.append("\n" + line, f"bold {colours.NOTE}" if i == 3 else "")
+    return text
 
 
 def card_picture(session: Session, slot: int) -> CardPicture:

@@ -17,7 +17,10 @@ from textual.widgets import Button, Input, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
 from .. import i18n
+from ..engine.automa import Automa
 from ..i18n import _, fmt
+from . import solo
+from .seats import AUTOMA, HUMAN
 
 
 def direction_classes() -> str:
@@ -177,7 +180,16 @@ class EndScreen(ModalScreen[str]):
         self.dismiss(event.button.id or "close")
 
 
-def help_lines() -> list[str]:
+def help_lines(solo: bool = False) -> list[str]:
+    """The keys and the signs on screen; in a solo game the time board's line also names
+    Automa's 7x7 marker (one line instead of another, so the help still fits 80x24)."""
+    if solo:
+        time_board = _(
+            "Time board: ▼ ▲ the tokens, ● button income, ■ special patch still there, "
+            "◆ Automa's 7x7 marker (it takes the tile on reaching it)."
+        )
+    else:
+        time_board = _("Time board: ▼ ▲ the tokens, ● button income, ■ special patch still there.")
     return [
         _("1 2 3 or click   pick up an offered patch (or click it again to put it down)"),
         _("arrows or click  move it over your quilt board (click the same square to place,"),
@@ -189,7 +201,7 @@ def help_lines() -> list[str]:
         "",
         _("On the quilt: [] the patch you hold (red: does not fit there, XX: overlap),"),
         _("+ where its corner can go in this orientation, ▒▒ special patch."),
-        _("Time board: ▼ ▲ the tokens, ● button income, ■ special patch still there."),
+        time_board,
         _("'end' under a quilt: the final score if nobody bought another patch."),
     ]
 
@@ -199,22 +211,33 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,enter,question_mark,q", "close", show=False)
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, solo: bool = False) -> None:
         super().__init__(classes=direction_classes())
+        self.solo = solo
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="help"):
             yield Static(_("Keys and mouse"), classes="dialog-title")
-            yield Static("\n".join(help_lines()), markup=False)
+            yield Static("\n".join(help_lines(self.solo)), markup=False)
             yield Static(_("Esc: back to the game"), classes="dialog-keys")
 
     def action_close(self) -> None:
         self.dismiss(None)
 
 
-def mode_options(human_seat: int) -> list[tuple[str, tuple[str, str]]]:
-    """The games the new-game dialog offers: (label, kinds of seats 0 and 1)."""
+def mode_options(
+    human_seat: int, automa: Automa | None = None
+) -> list[tuple[str, tuple[str, str]]]:
+    """The games the new-game dialog offers: (label, kinds of seats 0 and 1); first a solo
+    game against ``automa`` (its level and deck) when there is one."""
     options: list[tuple[str, tuple[str, str]]] = []
+    if automa is not None:
+        label = fmt(
+            _("You against Automa: {level}, {deck}"),
+            level=solo.level_text(automa.level),
+            deck=_(solo.DECK_NAMES[automa.deck]),
+        )
+        options.append((label, (HUMAN, AUTOMA)))
     for n in range(1, 6):
         kinds = ["human", "human"]
         kinds[1 - human_seat] = f"level{n}"
@@ -232,9 +255,9 @@ class NewGameScreen(ModalScreen[tuple[str, str] | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", show=False)]
 
-    def __init__(self, human_seat: int) -> None:
+    def __init__(self, human_seat: int, automa: Automa | None = None) -> None:
         super().__init__(classes=direction_classes())
-        self.options = mode_options(human_seat)
+        self.options = mode_options(human_seat, automa)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="new"):

@@ -8,11 +8,13 @@ from dataclasses import dataclass
 
 from .. import i18n
 from ..ai import Agent, agent_names, get_agent
-from ..engine import Game, PatchworkError, Record
+from ..engine import Game, PatchworkError, Record, Rules
 from ..i18n import _, digits, fmt
 from ..options import add_rules_options
 
 HUMAN = "human"
+AUTOMA = "automa"  # the seat of the official solo opponent: the engine plays it (State.apply)
+AUTOMA_NAME = "Automa"  # a name, the same in every language
 
 
 @dataclass(frozen=True)
@@ -31,7 +33,7 @@ class Seat:
 
     @property
     def is_human(self) -> bool:
-        return self.agent is None
+        return self.agent is None and self.kind != AUTOMA
 
     @property
     def is_you(self) -> bool:
@@ -107,6 +109,23 @@ def seat_kinds(args: argparse.Namespace, saved: Sequence[str] | None = None) -> 
     return kinds
 
 
+def kinds_for(
+    rules: Rules,
+    saved: Sequence[str] | None,
+    current: Sequence[str],
+    opponent: str = "level2",
+) -> tuple[str, str]:
+    """Who plays a loaded game: the seats it was saved with, else the ones playing now. A
+    solo game is always you against Automa; a two-player game never has Automa in it (the
+    person keeps the seat and plays ``opponent``)."""
+    if rules.solo is not None:
+        return HUMAN, AUTOMA
+    kinds = list(saved if saved is not None else current)
+    if AUTOMA in kinds:
+        kinds = [HUMAN, opponent]
+    return kinds[0], kinds[1]
+
+
 def default_record_name(kind: str, player: int, twin: bool) -> str:
     """The name a record gives a seat: "Player N" (by seat) for a person, the agent's name
     (numbered by seat when both seats hold it) for an agent."""
@@ -118,11 +137,13 @@ def default_record_name(kind: str, player: int, twin: bool) -> str:
 def make_seats(
     kinds: Sequence[str], seed: int | None = None, names: Sequence[str] | None = None
 ) -> tuple[Seat, Seat]:
-    """Seats from two kinds ("human" or an agent name); agents get seeds derived from ``seed``.
-    ``names`` (a loaded record's players) name the people where they differ from the
-    default; an agent is always named by what it is."""
+    """Seats from two kinds ("human", "automa" or an agent name); agents get seeds derived
+    from ``seed``. ``names`` (a loaded record's players) name the people where they differ
+    from the default; an agent and Automa are always named by what they are."""
     if len(kinds) != 2:
         raise PatchworkError(_("a game needs exactly two players"))
+    if AUTOMA in kinds and list(kinds) != [HUMAN, AUTOMA]:
+        raise PatchworkError(_("a solo game is you (the first seat) against Automa"))
     humans = sum(kind == HUMAN for kind in kinds)
     twin = kinds[0] == kinds[1] and kinds[0] != HUMAN
     seats = []
@@ -131,6 +152,9 @@ def make_seats(
         named = kind == HUMAN and names is not None and names[p] != record_name
         if named and names is not None:
             record_name = names[p]
+        if kind == AUTOMA:
+            seats.append(Seat(AUTOMA, AUTOMA_NAME, None, humans, named=True))
+            continue
         agent = None
         if kind != HUMAN:
             agent = get_agent(kind, seed=None if seed is None else seed + 1 + p)

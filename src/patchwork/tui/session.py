@@ -20,6 +20,7 @@ from ..engine import (
     State,
 )
 from ..engine import kernels as K
+from ..engine.automa import Turn
 from ..i18n import _, error_text, fmt, ngettext
 from .placement import Ghost, Square, fitting_anchors, mirrored, rotated
 from .seats import Seat, game_record
@@ -54,6 +55,7 @@ class Session:
         self._legal: tuple[int, list[Move], frozenset[Move]] | None = None
         self._patch_maps: tuple[int, tuple[dict[Square, int], dict[Square, int]]] | None = None
         self._projection: tuple[int, tuple[int, int]] | None = None
+        self.automa_turns: tuple[Turn, ...] = ()  # what Automa did after the last move
         self.prepare_turn()
 
     # -- reading ----------------------------------------------------------------------------
@@ -75,6 +77,10 @@ class Session:
     def human_to_move(self) -> bool:
         seat = self.seat
         return seat is not None and seat.is_human
+
+    @property
+    def is_solo(self) -> bool:
+        return self.state.automa is not None
 
     @property
     def mode(self) -> Mode:
@@ -156,7 +162,12 @@ class Session:
         return self.state.apply(self.ghost.move)
 
     def projection(self) -> tuple[int, int]:
-        """Both final scores if nobody bought another patch (see :func:`advance_only_end`)."""
+        """Both final scores if nobody bought another patch (see :func:`advance_only_end`).
+
+        In a solo game only the person's is shown: Automa's would follow its hidden deck
+        (D6), while the person's hardly does: advancing pays the spaces moved and the marks
+        crossed whatever Automa draws; only the special patches (when Automa takes them, D1)
+        and the race for the 7x7 tile could come out otherwise."""
         if self._projection is None or self._projection[0] != self.version:
             self._projection = (self.version, advance_only_end(self.state).scores())
         return self._projection[1]
@@ -254,6 +265,10 @@ class Session:
         return move
 
     def play(self, move: Move) -> None:
+        """Push ``move``; in a solo game the engine plays Automa's turns after it, kept in
+        ``automa_turns`` for the screen to say."""
+        state = self.state
+        self.automa_turns = state.automa_replies(move) if state.automa is not None else ()
         self.game.push(move)
         self.version += 1
         self.prepare_turn()
@@ -267,6 +282,7 @@ class Session:
         if not people or self.mode == "watch":
             return []
         taken = [self.game.pop() for _ in range(len(self.game) - people[-1])]
+        self.automa_turns = ()
         self.version += 1
         self.prepare_turn()
         return list(reversed(taken))
@@ -274,6 +290,7 @@ class Session:
     def replace(self, game: Game) -> None:
         """Continue with another game (a loaded record) in the same seats."""
         self.game = game
+        self.automa_turns = ()
         self.version += 1
         self.prepare_turn()
 

@@ -9,14 +9,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..engine import State
-from ..engine.automa import CARDS, FURTHEST, LARGEST, MOST_BUTTONS, NO_OVERTAKE, SPECIAL, Turn
+from ..engine.automa import (
+    FURTHEST,
+    LARGEST,
+    MOST_BUTTONS,
+    NO_OVERTAKE,
+    SPECIAL,
+    AutomaView,
+    Card,
+    Turn,
+)
 from ..engine.data import FINAL_SPACE
 from ..i18n import N_, _, digits, fmt, ngettext
 from .describe import tie_break_line
-from .seats import Seat
+from .seats import AUTOMA, AUTOMA_NAME, Seat
 
-AUTOMA_KIND = "automa"
-AUTOMA_NAME = "Automa"  # a name, the same in every language
+AUTOMA_KIND = AUTOMA
 # The level names players know (engine/data/automa.json has them in English; a test checks
 # that these are the same words).
 LEVEL_NAMES = {
@@ -39,6 +47,13 @@ REASONS = {
         "it could afford."
     ),
 }
+# The filters printed on a card (rule 9), in words, for the person reading Automa's card.
+FILTER_NAMES = {
+    NO_OVERTAKE: N_("does not pass you"),
+    MOST_BUTTONS: N_("most buttons"),
+    LARGEST: N_("largest"),
+    FURTHEST: N_("furthest"),
+}
 SCORE_COLUMNS = {
     "bonus": N_("bonus tile {n}"),
     "buttons": N_("buttons {n}"),
@@ -49,7 +64,7 @@ SCORE_COLUMNS = {
 
 def automa_seat() -> Seat:
     """Automa's seat: no agent (the engine plays it), named "Automa" everywhere."""
-    return Seat(AUTOMA_KIND, AUTOMA_NAME, None, humans=1, named=True)
+    return Seat(AUTOMA, AUTOMA_NAME, None, humans=1, named=True)
 
 
 def level_text(level: int) -> str:
@@ -115,6 +130,47 @@ def _pile(ids: Sequence[int]) -> str:
     return " ".join(names) or _("none")
 
 
+def pile_lines(view: AutomaView) -> list[str]:
+    """Automa's two piles (rule 10), the patch ids in the order taken."""
+    return [
+        fmt(_("with buttons: {ids}"), ids=_pile(view.with_buttons)),
+        fmt(_("without buttons: {ids}"), ids=_pile(view.without_buttons)),
+    ]
+
+
+def card_line(view: AutomaView) -> str:
+    """The card Automa played last: its budget and the income it pays per mark."""
+    card = view.card
+    if card is None:
+        return _("no card played yet")
+    return fmt(
+        _("card {card}: budget {budget}, income {income}"),
+        card=card.number,
+        budget=card.budget,
+        income=card.income,
+    )
+
+
+def filter_lines(card: Card) -> list[str]:
+    """A card's filters top to bottom, numbered (rule 9); card 12 has none."""
+    if not card.filters:
+        return [_("no filters")]
+    return [f"{digits(i)} {_(FILTER_NAMES[f])}" for i, f in enumerate(card.filters, 1)]
+
+
+def next_budget_line(view: AutomaView) -> str | None:
+    """With the tactical deck, the budget on the back of the next card (rule 16)."""
+    if view.next_budget is None:
+        return None
+    return fmt(_("next budget: {budget}"), budget=view.next_budget)
+
+
+def marker_line(view: AutomaView) -> str | None:
+    if view.marker is None:
+        return None
+    return fmt(_("7x7 marker on space {space}"), space=view.marker)
+
+
 def automa_block(state: State) -> list[str]:
     """Automa's column beside the person's quilt: what the person may know of it."""
     view = state.automa
@@ -125,25 +181,10 @@ def automa_block(state: State) -> list[str]:
         _(DECK_NAMES[view.deck]),
         fmt(_("space {space} of {final}"), space=view.position, final=FINAL_SPACE),
         fmt(_("buttons {b}"), b=view.buttons),
-        fmt(_("with buttons: {ids}"), ids=_pile(view.with_buttons)),
-        fmt(_("without buttons: {ids}"), ids=_pile(view.without_buttons)),
+        *pile_lines(view),
+        card_line(view),
     ]
-    if view.played is None:
-        lines.append(_("no card played yet"))
-    else:
-        card = CARDS[view.played]
-        lines.append(
-            fmt(
-                _("card {card}: budget {budget}, income {income}"),
-                card=card.number,
-                budget=card.budget,
-                income=card.income,
-            )
-        )
-    if view.next_budget is not None:
-        lines.append(fmt(_("next budget: {budget}"), budget=view.next_budget))
-    if view.marker is not None:
-        lines.append(fmt(_("7x7 marker on space {space}"), space=view.marker))
+    lines += [line for line in (next_budget_line(view), marker_line(view)) if line]
     lines.append(fmt(_("score now {s}"), s=state.scores()[1]))
     return lines
 

@@ -24,6 +24,7 @@ from ..engine import (
     PatchworkError,
     PlaceSpecial,
     Player,
+    Record,
     State,
     new_game,
     square_name,
@@ -35,7 +36,16 @@ from ..i18n import _, digits, error_text, fmt, ngettext
 from ..options import rules_from_args
 from . import solo
 from .describe import move_sentence, patch_numbers, said, score_lines
-from .seats import Seat, add_game_options, game_record, make_seats, seat_kinds
+from .seats import (
+    AUTOMA,
+    HUMAN,
+    Seat,
+    add_game_options,
+    game_record,
+    kinds_for,
+    make_seats,
+    seat_kinds,
+)
 
 InputFn = Callable[[str], str]
 Outcome = Literal["finished", "quit", "interrupted"]
@@ -395,6 +405,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--save", metavar="FILE", help=_("write the game record to FILE at the end")
     )
+    parser.add_argument(
+        "--load",
+        metavar="FILE",
+        help=_(
+            "continue the game of a record (.json/.txt) with the players and language it was "
+            "saved with (--opponent, --agents, --seat and --lang still choose)"
+        ),
+    )
     add_solo_options(parser)
     return parser
 
@@ -420,15 +438,36 @@ def add_solo_options(parser: argparse.ArgumentParser) -> None:
 
 def solo_setup(args: argparse.Namespace) -> tuple[Game, tuple[Seat, Seat]]:
     """The game and seats of ``--solo``: you (player 0, first) against Automa (player 1)."""
+    refuse_seat_options(args)
+    base = rules_from_args(args)
+    rules = type(base)(base.edition, base.rotation, base.flip, Automa(args.solo, args.deck))
+    return Game(new_game(seed=args.seed, rules=rules)), make_seats([HUMAN, AUTOMA])
+
+
+def refuse_seat_options(args: argparse.Namespace) -> None:
+    """A solo game has its seats: a person against Automa, nothing to choose."""
     if args.agents or args.opponent or args.seat is not None:
         raise PatchworkError(
             _("--solo plays you against Automa: leave out --opponent, --agents and --seat")
         )
-    base = rules_from_args(args)
-    rules = type(base)(base.edition, base.rotation, base.flip, Automa(args.solo, args.deck))
-    you = make_seats(["human", "human"])[0]
-    seats = (Seat(you.kind, you.record_name), solo.automa_seat())
-    return Game(new_game(seed=args.seed, rules=rules)), seats
+
+
+def load_setup(args: argparse.Namespace) -> tuple[Game, tuple[Seat, Seat]]:
+    """The game and seats of ``--load``: the record's game with the players (and language)
+    it was saved with, unless the options say otherwise; a solo record goes on solo."""
+    if args.solo is not None:
+        raise PatchworkError(_("--load goes on with the saved game: leave out --solo"))
+    record = Record.load(args.load)
+    game = Game.from_record(record)
+    if record.language and not args.lang:
+        i18n.set_language(record.language)
+    rules = game.start.rules
+    if rules.solo is not None:
+        refuse_seat_options(args)
+        kinds = list(kinds_for(rules, record.seats, (HUMAN, AUTOMA)))
+    else:
+        kinds = seat_kinds(args, record.seats)
+    return game, make_seats(kinds, args.seed, record.players)
 
 
 def main(
@@ -445,7 +484,9 @@ def main(
     except SystemExit as e:  # --help, or a bad option (argparse has printed why)
         return e.code if isinstance(e.code, int) else 2
     try:
-        if args.solo is not None:
+        if args.load:
+            game, seats = load_setup(args)
+        elif args.solo is not None:
             game, seats = solo_setup(args)
         else:
             rules = rules_from_args(args)

@@ -2,7 +2,8 @@
 
 The track has one character per space (0-53): ``●`` a button-income mark, ``■`` a special
 patch still lying there, ``·`` any other space. Where the move being prepared would take
-the player's token is shown hollow (``▽``/``△``).
+the player's token is shown hollow (``▽``/``△``). In a solo game Automa's line also shows
+its level's 7x7 marker (``◆``) while it lies on the board (rule 14).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from .quilt import PLAYER_COLOURS
 NAME_WIDTH = 11
 TOKENS = ("▼", "▲")
 TARGETS = ("▽", "△")
+MARKER = "◆"
 
 
 @dataclass
@@ -29,6 +31,7 @@ class TimePicture:
     positions: tuple[int, int] = (0, 0)
     specials: tuple[int, ...] = ()
     target: tuple[int, int] | None = None  # (player, space) the prepared move reaches
+    marker: int | None = None  # a solo game: Automa's 7x7 marker, on player 1's line
 
 
 class TimeBoard(Widget):
@@ -51,10 +54,14 @@ class TimeBoard(Widget):
         label = pic.names[p][: NAME_WIDTH - 1].ljust(NAME_WIDTH)
         line.append(label, colour)
         cells = [" "] * (FINAL_SPACE + 1)
+        if p == 1 and pic.marker is not None:
+            cells[pic.marker] = MARKER
         if pic.target is not None and pic.target[0] == p:
             cells[pic.target[1]] = TARGETS[p]
         cells[pic.positions[p]] = TOKENS[p]
-        line.append("".join(cells), Style(color=colour, bold=True))
+        for cell in cells:
+            style = colours.NOTE if cell == MARKER else Style(color=colour, bold=True)
+            line.append(cell, style)
         line.append(f" {digits(pic.positions[p]):>2}", colour)
         return line
 
