@@ -202,6 +202,9 @@ def test_the_end_of_a_solo_game_takes_automas_score_apart(
     winner = g["result"]["winner"]
     expect(page.locator("#end-title")).to_have_text("Automa wins." if winner == 1 else "You win!")
     shot(page, "solo-end")
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone: nothing wider than it
+    expect(page.locator("#automa-score")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth + 1")
     # The replay shows Automa's side at each position.
     page.goto(f"{web_server.url}/play/{gid}?replay=1")
     expect(page.locator(".automa-box .automa-side")).to_be_visible()

@@ -117,7 +117,7 @@ export function renderEnd(screen, slot) {
       h("h2", { id: "end-title", tabindex: "-1", text: screen.resultHeadline(g) }),
       icon("star", { cls: "burst" })]),
     ...notes,
-    h("div", { class: "end-quilts" }, quilts),
+    h("div", { class: "end-quilts" + (solo ? " solo" : "") }, quilts),
     table,
     solo ? automaScoreTable(g) : null,
     h("div", { class: "actions" }, actions),
