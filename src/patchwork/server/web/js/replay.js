@@ -114,7 +114,8 @@ export class ReplayScreen {
       const p = f.players[seat];
       this.quilts[seat].render(p.quilt, pieces[seat], this.meta.patches, f.bonus_owner === seat);
       this.quilts[seat].describe(this.data.players[seat], p.empty_squares);
-      this.figures[seat].textContent = fmt(_("Buttons {buttons} · income {income} · space {space} · score {score}"),
+      // Solo: Automa's figures are on its side (automaPanel), not in a line.
+      this.figures[seat].textContent = this.solo && seat === 1 ? "" : fmt(_("Buttons {buttons} · income {income} · space {space} · score {score}"),
         { buttons: p.buttons, income: p.income, space: p.position, score: f.scores[seat] });
     }
     if (f.automa) this.automaBox.replaceChildren(automaPanel({ automa: f.automa, scores: f.scores }, this.meta));
