@@ -5,7 +5,7 @@
 // spaces, and both time tokens, side by side on a shared space, the one on top drawn on top.
 // In a solo game the level's 7x7 marker frames its space while it lies there.
 
-import { _, fmt, num } from "./i18n.js";
+import { _, digits, fmt, num } from "./i18n.js";
 import { el, svgRoot, buttonIcon } from "./svg.js";
 
 const W = 9;
@@ -78,7 +78,7 @@ export function renderTimeBoard(container, { meta, players, specialsLeft, onTop,
       g.append(el("rect", { x: c * S + 0.7, y: r * S + 0.7, width: S - 1.4, height: S - 1.4,
         rx: 0.8, class: "marker-frame", "data-marker": "" }));
       g.append(el("text", { x: c * S + S / 2, y: r * S + 9.1, "text-anchor": "middle",
-        class: "marker-label" }, ["7×7"]));
+        class: "marker-label" }, [digits("7×7")]));
     }
     svg.append(g);
   });
