@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 def _human_seat(svc: GameService, live: LiveGame, token: str | None) -> int:
     seats = svc.seats(live, token)
-    if live.data.mode != "ai":
+    if live.data.mode not in ("ai", "solo"):
         raise ServerError("not_allowed", N_("hints and analysis are for games against the AI"))
     return min(seats)
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
-from ..engine import PatchworkError, Rules, new_game, standard_circle
+from ..engine import PatchworkError, new_game, standard_circle
+from ..engine.automa import Automa, deck_seed
 from .clocks import ClockSpec
 from .errors import ServerError
-from .live import token_hash
+from .live import rules_of, token_hash
 from .models import GameData, utcnow
 from .schemas import ClockIn, CreateGame
 
@@ -17,6 +18,20 @@ def seat_name(seat: int) -> str:
     """The name of a person who gave none: Player 1, Player 2 by seat, as the terminal app
     names them (stored in English; the web client says it in the page's language)."""
     return f"Player {seat + 1}"
+
+
+AUTOMA_NAME = "Automa"  # a name, the same in every language (as the terminal app's)
+
+
+def solo_setup(req: CreateGame) -> dict[str, object] | None:
+    """What a solo game's row keeps of Automa: its options and the seed its deck is
+    shuffled from (secret: it decides the deck's order, D6). From the request's ``seed``
+    when one is given, so that a seeded game is reproducible."""
+    solo = req.rules.solo
+    if solo is None:
+        return None
+    seed = deck_seed(req.seed) if req.seed is not None else secrets.randbits(32)
+    return {**Automa(solo.level, solo.deck).to_dict(), "seed": seed}
 
 
 def new_id() -> str:
@@ -48,13 +63,15 @@ class NewGame:
 def new_game_data(req: CreateGame) -> NewGame:
     """The row of a game created on request; the engine checks the rules and the circle."""
     try:
-        rules = Rules(**req.rules.model_dump())
+        solo = solo_setup(req)
+        r = req.rules
+        rules = rules_of(r.edition, r.rotation, r.flip, solo)
         circle = (
             list(req.circle)
             if req.circle is not None
             else standard_circle(req.seed if req.seed is not None else secrets.randbits(62))
         )
-        new_game(circle=circle, rules=rules)
+        new_game(circle=circle, rules=rules, automa_seed=None if solo is None else solo["seed"])  # type: ignore[arg-type]
     except PatchworkError as e:
         raise ServerError("invalid_request", str(e)) from None
     seat = secrets.randbelow(2) if req.seat == "random" else req.seat
@@ -72,6 +89,9 @@ def new_game_data(req: CreateGame) -> NewGame:
         if req.mode == "ai":
             kinds[other] = "ai"
             names[other] = f"AI level {req.level}"
+        elif req.mode == "solo":  # the engine plays Automa's turns: no token, no worker
+            kinds[other] = "automa"
+            names[other] = AUTOMA_NAME
         else:
             invite = secrets.token_urlsafe(12)
     spec = clock_spec(req.clock)
@@ -98,6 +118,7 @@ def new_game_data(req: CreateGame) -> NewGame:
         ai_level=req.level if req.mode == "ai" else None,
         ai_seed=secrets.randbits(62),
         clock=None if spec is None else spec.to_json(),
+        solo=solo,
         remaining0=None if spec is None else spec.allowance_ms,
         remaining1=None if spec is None else spec.allowance_ms,
     )
@@ -120,7 +141,9 @@ def rematch_data(old: GameData) -> GameData:
         rotation=old.rotation,
         flip=old.flip,
         circle=standard_circle(secrets.randbits(62)),
-        first_player=1 - old.first_player,
+        # Against Automa the person always moves first (rule 4); its deck is shuffled anew.
+        first_player=old.first_player if old.solo else 1 - old.first_player,
+        solo=None if old.solo is None else {**old.solo, "seed": secrets.randbits(32)},
         seat0_kind=old.seat0_kind,
         seat1_kind=old.seat1_kind,
         seat0_name=old.seat0_name,

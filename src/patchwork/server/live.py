@@ -9,6 +9,7 @@ import hmac
 from dataclasses import dataclass, field
 
 from ..engine import Game, Rules, new_game, parse_move
+from ..engine.automa import Automa
 from .models import GameData, MoveData
 from .schemas import GameView, PlayView
 from .views import game_view, play_view
@@ -18,9 +19,20 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+def rules_of(edition: str, rotation: bool, flip: bool, solo: dict[str, object] | None) -> Rules:
+    """The engine's rules of a stored game (the solo part without its seed)."""
+    automa = None
+    if solo is not None:
+        automa = Automa.from_dict({k: v for k, v in solo.items() if k != "seed"})
+    return Rules(edition=edition, rotation=rotation, flip=flip, solo=automa)
+
+
 def start_state(data: GameData) -> Game:
-    rules = Rules(edition=data.edition, rotation=data.rotation, flip=data.flip)
-    return Game(new_game(circle=data.circle, rules=rules, first_player=data.first_player))
+    rules = rules_of(data.edition, data.rotation, data.flip, data.solo)
+    seed = None if data.solo is None else data.solo["seed"]
+    return Game(
+        new_game(circle=data.circle, rules=rules, first_player=data.first_player, automa_seed=seed)
+    )
 
 
 @dataclass(eq=False)

@@ -26,6 +26,7 @@ from .schemas import (
     PlayView,
     ReviewView,
     Seat,
+    SeatKind,
 )
 
 Ref = str | int | None
@@ -119,7 +120,7 @@ class ErrorMessage(BaseModel):
 
 class PresenceSeat(BaseModel):
     seat: Seat
-    kind: Literal["human", "ai"]
+    kind: SeatKind
     connected: bool
     away_since: float | None
     claim_from: float | None = Field(description="when the opponent may claim the game")

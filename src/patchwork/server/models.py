@@ -66,6 +66,8 @@ games = Table(
     Column("ai_level", Integer, nullable=True),
     Column("ai_seed", BigInteger, nullable=False),
     Column("clock", JSON, nullable=True),
+    # A solo game: Automa's level, deck, takes_specials and the deck's seed (secret, D6).
+    Column("solo", JSON, nullable=True),
     Column("remaining0", BigInteger, nullable=True),
     Column("remaining1", BigInteger, nullable=True),
     Column("turn_started", Double, nullable=True),
@@ -147,6 +149,7 @@ class GameData:
     invite_hash: str | None = None
     ai_level: int | None = None
     clock: dict[str, Any] | None = None
+    solo: dict[str, Any] | None = None
     remaining0: int | None = None
     remaining1: int | None = None
     turn_started: float | None = None

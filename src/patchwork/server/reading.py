@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from ..engine import Move, Record, State
+from ..i18n import N_
+from .errors import ServerError
 from .live import LiveGame
 from .models import GameData
 from .schemas import GameSummary, Replay, ReplayFrame
-from .views import move_squares, players_view, result_view, seats_view
+from .views import automa_view, move_squares, players_view, public_text, result_view, seats_view
 
 
 def seat_kinds(d: GameData) -> tuple[str, str]:
-    """What played each seat, as records name them: "human", or the AI's agent ("level3"),
+    """What played each seat, as records name them: "human", "automa", or the AI's agent
+    ("level3"),
     so that ``patchwork play --load`` resumes against the same opponent."""
-    kinds = tuple("human" if d.kind(s) == "human" else f"level{d.ai_level}" for s in (0, 1))
+    kinds = tuple(d.kind(s) if d.kind(s) != "ai" else f"level{d.ai_level}" for s in (0, 1))
     return kinds[0], kinds[1]
 
 
@@ -34,6 +37,17 @@ def record(live: LiveGame, language: str | None = None) -> Record:
     )
 
 
+def served_record(live: LiveGame, language: str | None = None) -> Record:
+    """The record as the record routes serve it: a solo game's only once it is over, for
+    its setup holds the seed of Automa's deck, which tells the deck's order (D6)."""
+    if live.data.solo is not None and live.data.status != "finished":
+        raise ServerError(
+            "not_allowed",
+            N_("a solo game's record is given once it is over: it would tell Automa's deck"),
+        )
+    return record(live, language)
+
+
 def frame(ply: int, seat: int | None, move: Move | None, state: State) -> ReplayFrame:
     """One position of a replay: the move that led to it and what the engine says of it."""
     return ReplayFrame(
@@ -41,7 +55,8 @@ def frame(ply: int, seat: int | None, move: Move | None, state: State) -> Replay
         seat=seat,
         move=None if move is None else str(move),
         squares=[] if move is None else move_squares(move),
-        position=state.to_text(),
+        position=public_text(state),
+        automa=automa_view(state),
         to_move=state.current_player,
         on_top=state.on_top,
         players=players_view(state),

@@ -111,6 +111,11 @@ class Reviews:
     async def request(self, game_id: str, token: str | None) -> ReviewStatus:
         """Start the review of a game (or join the one under way, or serve the one made)."""
         live = await self.svc.get(game_id)
+        if live.data.solo is not None:
+            raise ServerError(
+                "not_allowed",
+                N_("a solo game against Automa cannot be reviewed: reviews judge two-player games"),
+            )
         view = await self._ready(live)
         if view is not None:
             return _done(live.id, view)

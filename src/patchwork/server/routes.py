@@ -218,7 +218,7 @@ async def record_json(game_id: str, svc: Service, request: Request) -> Response:
     request's language (so that ``patchwork play --load`` resumes the game as it was)."""
     live = await svc.get(game_id)
     async with live.lock:
-        record = reading.record(live, request_language(request))
+        record = reading.served_record(live, request_language(request))
     return Response(record.to_json(), media_type="application/json")
 
 
@@ -227,7 +227,7 @@ async def record_text(game_id: str, svc: Service, request: Request) -> Response:
     """The game record (docs/notation.md), text form (seats and language as in JSON)."""
     live = await svc.get(game_id)
     async with live.lock:
-        record = reading.record(live, request_language(request))
+        record = reading.served_record(live, request_language(request))
     return Response(record.to_text(), media_type="text/plain; charset=utf-8")
 
 

@@ -11,7 +11,11 @@ from ..ai.levels import LEVELS
 from .limits import MAX_COUNT, check_name, not_a_bool
 
 Seat = Literal[0, 1]
-Mode = Literal["ai", "local", "online"]
+Mode = Literal["ai", "local", "online", "solo"]
+SeatKind = Literal["human", "ai", "automa"]
+AutomaDeck = Literal["normal", "tactical"]
+AutomaFilter = Literal["no_overtake", "most_buttons", "largest", "furthest"]
+AutomaColumn = Literal["bonus", "buttons", "patches_with_buttons", "printed_buttons"]
 
 # -- requests ---------------------------------------------------------------------------------
 # Request models are strict (docs/server.md, "Strict requests"): a value of the wrong JSON type
@@ -26,11 +30,23 @@ Ply = Annotated[int, Field(ge=0, le=MAX_COUNT)]
 STRICT = ConfigDict(extra="forbid", strict=True)
 
 
+class SoloIn(BaseModel):
+    """The official solo mode: Automa's ``level`` (1 Intern .. 5 Legend) and its ``deck``
+    (``tactical``: its next budget shows)."""
+
+    model_config = STRICT
+    level: int = Field(ge=1, le=5, description="Automa's level: 1 Intern .. 5 Legend")
+    deck: AutomaDeck = Field(default="normal", description="Automa's deck of cards")
+
+
 class RulesIn(BaseModel):
     model_config = STRICT
     edition: Literal["revised", "original"] = "revised"
     rotation: bool = True
     flip: bool = True
+    solo: SoloIn | None = Field(
+        default=None, description="a solo game against Automa (mode solo; null: two players)"
+    )
 
 
 class ClockIn(BaseModel):
@@ -54,10 +70,11 @@ class ClockIn(BaseModel):
 
 class CreateGame(BaseModel):
     """``ai``: you against the AI; ``local``: two people at one screen (one token plays both
-    seats); ``online``: you and a friend who joins with the invitation."""
+    seats); ``online``: you and a friend who joins with the invitation; ``solo``: you against
+    the official Automa (``rules.solo``), seat 0, moving first."""
 
     model_config = STRICT
-    mode: Literal["ai", "local", "online"]
+    mode: Mode
     level: int = Field(default=2, ge=min(LEVELS), le=max(LEVELS), description="AI level (mode ai)")
     seat: SeatChoice = Field(default=0, description="your seat (modes ai and online)")
     first_player: SeatChoice = Field(default=0, description="the seat that moves first")
@@ -73,6 +90,17 @@ class CreateGame(BaseModel):
     opponent_name: Name | None = Field(
         default=None, description="the second name (mode local); by default Player 2"
     )
+
+    @model_validator(mode="after")
+    def _solo_setup(self) -> CreateGame:
+        solo = self.rules.solo is not None
+        if self.mode == "solo" and not solo:
+            raise ValueError("a solo game needs rules.solo (Automa's level and deck)")
+        if self.mode != "solo" and solo:
+            raise ValueError("rules.solo is for mode solo (you against Automa)")
+        if solo and (self.seat != 0 or self.first_player != 0):
+            raise ValueError("in a solo game you sit in seat 0 and move first")
+        return self
 
 
 class JoinGame(BaseModel):
@@ -117,9 +145,9 @@ class ErrorResponse(BaseModel):
 
 class SeatView(BaseModel):
     seat: Seat
-    kind: Literal["human", "ai"]
+    kind: SeatKind
     name: str
-    level: int | None
+    level: int | None = Field(description="the AI's level, or Automa's (1-5); null for a person")
     joined: bool
 
 
@@ -155,6 +183,57 @@ class PlayerView(BaseModel):
     score: int
 
 
+class AutomaCardView(BaseModel):
+    """One Automa card: its budget of virtual buttons, its filters top to bottom and the
+    income it pays per income space crossed."""
+
+    number: int
+    deck: AutomaDeck
+    budget: int
+    filters: list[AutomaFilter]
+    income: int
+
+
+class AutomaScorePart(BaseModel):
+    column: AutomaColumn = Field(description="a column of the score its level counts")
+    points: int
+
+
+class AutomaView(BaseModel):
+    """Automa's side of the table, as the person may know it: never the deck's order."""
+
+    level: int
+    level_name: str = Field(description="the level's name in English (Intern .. Legend)")
+    deck: AutomaDeck
+    marker: int | None = Field(description="the 7x7 marker's space while it lies on the board")
+    position: int = Field(description="Automa's space on the time board")
+    buttons: int
+    with_buttons: list[int] = Field(description="its pile of patches with buttons, in order")
+    without_buttons: list[int] = Field(description="the other pile (-1: a special patch)")
+    card: AutomaCardView | None = Field(description="the card just played (null: none yet)")
+    next_budget: int | None = Field(description="tactical deck: the top card's budget")
+    cards_in_deck: int
+    cards_seen: list[int] = Field(description="the cards face up on the discard pile")
+    score_parts: list[AutomaScorePart] = Field(description="its score by its level's columns")
+
+
+class AutomaTurnView(BaseModel):
+    """One turn Automa played after a move of the person's (the engine plays it)."""
+
+    card: AutomaCardView
+    affordable: list[int] = Field(description="the patches on offer within its budget")
+    patch: int | None = Field(description="the patch it took (null: it passed)")
+    decided_by: AutomaFilter | None = Field(
+        description="the filter that left one patch (null: the only one it could afford, or none)"
+    )
+    start: int
+    end: int = Field(description="its space after the turn")
+    income: int = Field(description="buttons it collected at income spaces")
+    bonus: bool = Field(description="it reached the marker and took the 7x7 tile")
+    reshuffled: bool = Field(description="its deck ran out and was shuffled anew")
+    specials: int = Field(description="special patches it took on the way")
+
+
 class MoveOutcome(BaseModel):
     """What a move did for the player who made it, as the engine applied it: so a client can
     say it in words ("bought patch 25 for 5 buttons: +2 income") without a rule of its own."""
@@ -169,6 +248,9 @@ class MoveOutcome(BaseModel):
     income: int = Field(description="the mover's button income after the move")
     specials_won: int = Field(description="special patches picked up on the way")
     bonus_won: bool = Field(description="the move won the 7x7 bonus tile")
+    automa_turns: list[AutomaTurnView] = Field(
+        default_factory=list, description="solo: Automa's turns after the move, in order"
+    )
 
 
 class HistoryEntry(BaseModel):
@@ -234,9 +316,13 @@ class LegalMoves(BaseModel):
 class PositionView(BaseModel):
     """The position, every fact as the engine states it."""
 
-    position: str = Field(description="the engine's position text (docs/notation.md)")
+    position: str | None = Field(
+        description="the engine's position text (docs/notation.md); null in a solo game, "
+        "whose text would hold Automa's hidden deck"
+    )
     to_move: int | None
     on_top: int = Field(description="whose time token is on top when both share a space")
+    automa: AutomaView | None = Field(description="solo: Automa's side (null: two players)")
     players: list[PlayerView]
     circle: list[int] = Field(description="the patches left, clockwise from the neutral token")
     offer: list[OfferView]
@@ -269,7 +355,7 @@ class GameView(PlayView):
     """The whole game as every client sees it (players and spectators alike)."""
 
     id: str
-    mode: Literal["ai", "local", "online"]
+    mode: Mode
     version: int
     created_at: str
     updated_at: str
@@ -431,7 +517,8 @@ class ReplayFrame(BaseModel):
     seat: int | None
     move: str | None
     squares: list[str]
-    position: str
+    position: str | None = Field(description="null in a solo game (Automa's deck is hidden)")
+    automa: AutomaView | None
     to_move: int | None
     on_top: int
     players: list[PlayerView]
@@ -526,6 +613,13 @@ class Health(BaseModel):
     version: str
 
 
+class AutomaLevelView(BaseModel):
+    level: int
+    name: str = Field(description="in English: Intern, Apprentice, Fellow, Master, Legend")
+    marker: int = Field(description="the space of the 7x7 marker")
+    scores: list[AutomaColumn] = Field(description="the columns of Automa's score it counts")
+
+
 class Meta(BaseModel):
     patches: list[PatchView]
     board_size: int
@@ -536,6 +630,7 @@ class Meta(BaseModel):
     bonus_size: int
     bonus_points: int
     levels: dict[str, str] = Field(description="the AI levels and what each is")
+    automa_levels: list[AutomaLevelView] = Field(description="the solo mode's levels")
 
 
 # -- websocket messages from clients ----------------------------------------------------------

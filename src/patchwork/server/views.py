@@ -23,12 +23,18 @@ from ..engine import (
     State,
     square_name,
 )
+from ..engine import automa as pwautoma
 from ..engine import data as pwdata
 from ..engine.moves import move_from_code
 from ..engine.tables import ORIENTATION_NAMES
 from .models import GameData
 from .schemas import (
     AdvanceView,
+    AutomaCardView,
+    AutomaLevelView,
+    AutomaScorePart,
+    AutomaTurnView,
+    AutomaView,
     ClockView,
     GameView,
     HistoryEntry,
@@ -46,6 +52,7 @@ from .schemas import (
     RulesIn,
     ScoreParts,
     SeatView,
+    SoloIn,
 )
 
 
@@ -169,15 +176,71 @@ def players_view(state: State, scores: tuple[int, int] | None = None) -> list[Pl
     ]
 
 
+@cache
+def automa_card_view(number: int) -> AutomaCardView:
+    c = pwautoma.CARDS[number]
+    return AutomaCardView(
+        number=c.number,
+        deck=c.deck,  # type: ignore[arg-type]
+        budget=c.budget,
+        filters=list(c.filters),  # type: ignore[arg-type]
+        income=c.income,
+    )
+
+
+def automa_view(state: State) -> AutomaView | None:
+    """Automa's side as the engine lets the person know it (``State.automa``, D6): the
+    deck's order is not in it, so it is not in any view."""
+    a = state.automa
+    if a is None:
+        return None
+    return AutomaView(
+        level=a.level,
+        level_name=a.level_name,
+        deck=a.deck,  # type: ignore[arg-type]
+        marker=a.marker,
+        position=a.position,
+        buttons=a.buttons,
+        with_buttons=list(a.with_buttons),
+        without_buttons=list(a.without_buttons),
+        card=None if a.played is None else automa_card_view(a.played),
+        next_budget=a.next_budget,
+        cards_in_deck=a.cards_in_deck,
+        cards_seen=list(a.cards_seen),
+        score_parts=[AutomaScorePart(column=k, points=v) for k, v in a.score_parts],  # type: ignore[arg-type]
+    )
+
+
+def automa_turn_view(turn: pwautoma.Turn) -> AutomaTurnView:
+    return AutomaTurnView(
+        card=automa_card_view(turn.card),
+        affordable=list(turn.affordable),
+        patch=turn.patch,
+        decided_by=turn.decided_by,  # type: ignore[arg-type]
+        start=turn.start,
+        end=turn.end,
+        income=turn.income,
+        bonus=turn.bonus,
+        reshuffled=turn.reshuffled,
+        specials=turn.specials,
+    )
+
+
+def public_text(state: State) -> str | None:
+    """The position text, where it tells no secret: a solo game's holds Automa's deck."""
+    return None if state.automa is not None else state.to_text()
+
+
 def _position(state: State) -> dict[str, Any]:
     """The fields of :class:`PositionView`: what the engine says of the position."""
     legal = legal_view(state)
     buyable = {b.patch for b in legal.buy}
     scores = state.scores()
     return {
-        "position": state.to_text(),
+        "position": public_text(state),
         "to_move": state.current_player,
         "on_top": state.on_top,
+        "automa": automa_view(state),
         "players": players_view(state, scores),
         "circle": list(state.circle),
         "offer": [offer_view(i, i in buyable) for i in state.offered],
@@ -234,7 +297,7 @@ def play_view(data: GameData, state: State, movers: list[int]) -> PlayView:
         clock=clock_view(data, state.current_player),
         result=result_view(data),
         undo_available=(
-            data.mode in ("ai", "local")
+            data.mode in ("ai", "local", "solo")
             and data.status == "active"
             and any(s in human_seats for s in movers)
         ),
@@ -257,6 +320,10 @@ def move_outcome(before: State, after: State, seat: int, move: Move) -> MoveOutc
         if after.current_player == seat
         else 0,
         bonus_won=before.bonus_owner is None and after.bonus_owner == seat,
+        # Solo: the turns the engine played for Automa inside the move (replayed to tell).
+        automa_turns=[automa_turn_view(t) for t in before.automa_replies(move)]
+        if before.automa is not None
+        else [],
     )
 
 
@@ -270,6 +337,23 @@ def history_entry(ply: int, seat: int, move: Move, before: State, after: State) 
     )
 
 
+def _seat_level(data: GameData, seat: int) -> int | None:
+    if data.kind(seat) == "ai":
+        return data.ai_level
+    if data.kind(seat) == "automa" and data.solo is not None:
+        level: int = data.solo["level"]
+        return level
+    return None
+
+
+def rules_view(data: GameData) -> RulesIn:
+    """The game's rules as a client gives them (a solo game's without the deck's seed)."""
+    solo = None
+    if data.solo is not None:
+        solo = SoloIn(level=data.solo["level"], deck=data.solo["deck"])
+    return RulesIn(edition=data.edition, rotation=data.rotation, flip=data.flip, solo=solo)  # type: ignore[arg-type]
+
+
 def seats_view(data: GameData) -> list[SeatView]:
     """Who sits in each seat: a person or the AI (and its level), the name, joined or not."""
     return [
@@ -277,8 +361,8 @@ def seats_view(data: GameData) -> list[SeatView]:
             seat=s,
             kind=data.kind(s),  # type: ignore[arg-type]
             name=data.name(s),
-            level=data.ai_level if data.kind(s) == "ai" else None,
-            joined=data.token_hash(s) is not None or data.kind(s) == "ai",
+            level=_seat_level(data, s),
+            joined=data.token_hash(s) is not None or data.kind(s) != "human",
         )
         for s in (0, 1)
     ]
@@ -296,7 +380,7 @@ def game_view(data: GameData, game: Game, movers: list[int], play: PlayView) -> 
         version=data.version,
         created_at=data.created_at.isoformat(),
         updated_at=data.updated_at.isoformat(),
-        rules=RulesIn(edition=data.edition, rotation=data.rotation, flip=data.flip),  # type: ignore[arg-type]
+        rules=rules_view(data),
         special_spaces=list(rules.special_spaces),
         first_player=data.first_player,
         seats=seats_view(data),
@@ -324,4 +408,8 @@ def meta_view() -> Meta:
         bonus_size=pwdata.BONUS_SIZE,
         bonus_points=pwdata.BONUS_POINTS,
         levels={str(n): text for n, text in DESCRIPTIONS.items()},
+        automa_levels=[
+            AutomaLevelView(level=lv.level, name=lv.name, marker=lv.marker, scores=list(lv.scores))  # type: ignore[arg-type]
+            for lv in pwautoma.LEVELS.values()
+        ],
     )

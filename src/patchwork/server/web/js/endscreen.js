@@ -5,6 +5,7 @@ import { _, currentLanguage, fmt, ngettext, num } from "./i18n.js";
 import { clearNotices, h } from "./ui.js";
 import { icon } from "./icons.js";
 import { QuiltView, piecesBySeat } from "./quilt.js";
+import { automaPanel, automaScoreTable } from "./automa.js";
 
 function termination(g, screen) {
   const r = g.result;
@@ -30,7 +31,10 @@ export function renderEnd(screen, slot) {
   }
   if (!slot.childElementCount) clearNotices();
   const parts = g.score_parts;
-  const rows = [0, 1].map((seat) => {
+  // Solo: the person's score as usual; Automa's by its level's columns, in a table of its own.
+  const solo = Boolean(g.automa);
+  const seats = solo ? [0] : [0, 1];
+  const rows = seats.map((seat) => {
     const p = parts[seat];
     return h("tr", { "data-seat": String(seat) }, [
       h("th", { scope: "row", text: screen.plainName(seat) }),
@@ -76,8 +80,10 @@ export function renderEnd(screen, slot) {
       [offered !== null ? _("Rematch offered") : _("Rematch")]));
     }
   }
-  actions.push(h("a", { class: "button", id: "review-link", href: `/play/${g.id}?replay=1&review=1`,
-    "data-link": "1" }, [_("Review this game")]));
+  if (!solo) { // the review judges two-player games only
+    actions.push(h("a", { class: "button", id: "review-link", href: `/play/${g.id}?replay=1&review=1`,
+      "data-link": "1" }, [_("Review this game")]));
+  }
   actions.push(h("a", { class: "button", id: "replay-link", href: `/play/${g.id}?replay=1`,
     "data-link": "1" }, [_("Replay the game")]));
   actions.push(h("a", { class: "button", href: `/api/games/${g.id}/record.txt?lang=${currentLanguage()}`, download: `patchwork-${g.id}.txt` },
@@ -85,7 +91,7 @@ export function renderEnd(screen, slot) {
   actions.push(h("a", { class: "button quiet", href: "/", "data-link": "1" }, [_("New game")]));
   // Both finished quilts side by side, the winner's crowned.
   const pieces = piecesBySeat(g.history);
-  const quilts = [0, 1].map((seat) => {
+  const quilts = seats.map((seat) => {
     const q = new QuiltView("");
     q.render(g.players[seat].quilt, pieces[seat], screen.meta.patches, g.bonus_owner === seat);
     q.describe(screen.plainName(seat), g.players[seat].empty_squares);
@@ -97,13 +103,23 @@ export function renderEnd(screen, slot) {
       q.svg,
     ]);
   });
+  if (solo) {
+    const won = g.result.winner === 1;
+    quilts.push(h("figure", { class: "end-quilt end-automa" + (won ? " winner" : ""), "data-seat": "1" }, [
+      h("figcaption", {}, [won ? icon("star", { cls: "crown" }) : null,
+        h("strong", { text: screen.plainName(1) }),
+        h("span", { class: "end-score", text: fmt(ngettext("{n} point", "{n} points", g.scores[1]), {}) })]),
+      automaPanel(g, screen.meta, { ended: true }),
+    ]));
+  }
   slot.replaceChildren(h("section", { class: "card end", id: "end-screen", "aria-labelledby": "end-title" }, [
     h("div", { class: "end-banner" }, [icon("star", { cls: "burst" }),
       h("h2", { id: "end-title", tabindex: "-1", text: screen.resultHeadline(g) }),
       icon("star", { cls: "burst" })]),
     ...notes,
-    h("div", { class: "end-quilts" }, quilts),
+    h("div", { class: "end-quilts" + (solo ? " solo" : "") }, quilts),
     table,
+    solo ? automaScoreTable(g) : null,
     h("div", { class: "actions" }, actions),
   ]));
 }

@@ -17,6 +17,7 @@ import { svgRoot } from "./svg.js";
 import { movePatch } from "./shapes.js";
 import { renderEnd } from "./endscreen.js";
 import { legend, renderCircle } from "./circle.js";
+import { AUTOMA, automaPanel, turnLines, turnShort } from "./automa.js";
 
 // A touch screen without a mouse: instructions speak of fingers, not of keys.
 export function touchScreen() {
@@ -250,6 +251,13 @@ export class GameScreen {
     for (const entry of fresh) {
       const text = this.moveWords(entry);
       if (!this.seats.includes(entry.seat) || game.mode === "local") announce(text);
+      // Solo: what Automa did after the move, said like any opponent's move.
+      const turns = entry.outcome.automa_turns || [];
+      if (turns.length) {
+        const said = turns.map((t) => turnLines(t).join(" ")).join(" ");
+        announce(said);
+        toast(said, "info", 9000);
+      }
     }
     if (fresh.length) this.showLastMove(fresh[fresh.length - 1]);
     this.animateMoves(fresh, previous);
@@ -316,10 +324,13 @@ export class GameScreen {
   }
 
   showLastMove(entry) {
+    const turns = entry.outcome.automa_turns || [];
     this.els.lastMove.replaceChildren(
       seatToken(entry.seat),
       h("span", { class: "words", text: " " + this.moveWords(entry) }),
       h("span", { class: "details", dir: "ltr", text: digits(entry.move) }),
+      ...turns.map((t) => h("span", { class: "automa-turn", "data-automa-turn": "" }, [
+        seatToken(AUTOMA), h("span", { class: "words", text: " " + turnLines(t).join(" ") })])),
     );
     this.els.lastMove.dataset.seat = String(entry.seat);
     this.els.lastMove.dataset.ply = String(entry.ply);
@@ -441,6 +452,7 @@ export class GameScreen {
     renderTimeBoard(this.els.timeboard, {
       meta: this.meta, players: g.players, specialsLeft: g.special_spaces_left,
       onTop: g.on_top, names: [0, 1].map((s) => this.plainName(s)),
+      marker: g.automa ? g.automa.marker : null,
     });
     this.renderMoves();
     const ended = this.els.end.childElementCount === 0 && g.status === "finished";
@@ -479,7 +491,7 @@ export class GameScreen {
         onclick: () => this.confirmAdvance() },
       [fmt(ngettext("Advance: +{n} button", "Advance: +{n} buttons", g.advance.buttons), {})]));
     }
-    if (mine && g.mode === "ai" && active !== null) {
+    if (mine && (g.mode === "ai" || g.mode === "solo") && active !== null) {
       buttons.push(h("button", { type: "button", id: "hint", onclick: () => this.hint() }, [_("Hint")]));
     }
     if (mine && g.undo_available) {
@@ -577,6 +589,19 @@ export class GameScreen {
         else boardBox.setAttribute(name, value);
       }
       const seatInfo = g.seats[seat];
+      if (seatInfo.kind === "automa" && g.automa) {
+        box.className = `player card automa seat${seat}` + (slot === 0 ? " first" : " second");
+        box.setAttribute("aria-label", this.plainName(seat));
+        box.replaceChildren(
+          h("header", { class: "player-head" }, [
+            seatToken(seat),
+            h("h2", { class: "player-name", text: this.plainName(seat) }),
+            h("span", { class: "tag", text: _("solo opponent") }),
+          ]),
+          automaPanel(g, this.meta),
+        );
+        return;
+      }
       const hadFocus = boardBox.contains(document.activeElement);
       box.className = `player card seat${seat}` + (moving ? " moving" : "") + (slot === 0 ? " first" : " second");
       box.setAttribute("aria-label", this.plainName(seat));
@@ -587,7 +612,7 @@ export class GameScreen {
           seatInfo.kind === "ai" ? h("span", { class: "tag", text: _("the computer") }) : null,
           moving ? h("span", { class: "tag turn-tag", text: _("to move") }) : null,
           away ? h("span", { class: "tag away", text: _("away") }) : null,
-          seatInfo.kind === "ai" ? null : h("span", { class: "clock", "data-seat": String(seat) }),
+          seatInfo.kind === "human" ? h("span", { class: "clock", "data-seat": String(seat) }) : null,
         ]),
         h("dl", { class: "figures" }, [
           h("div", {}, [h("dt", { text: _("Buttons") }), h("dd", { class: "buttons-count", text: num(p.buttons) })]),
@@ -774,12 +799,16 @@ export class GameScreen {
   renderMoves() {
     const g = this.store.game;
     const list = this.els.moveList;
-    list.replaceChildren(...g.history.map((m) => h("li", { "data-seat": String(m.seat) }, [
+    list.replaceChildren(...g.history.flatMap((m) => [h("li", { "data-seat": String(m.seat) }, [
       seatToken(m.seat),
       h("span", { class: "who", text: this.plainName(m.seat) }),
       h("code", { dir: "ltr", text: digits(m.move) }),
       m.move === "A" ? h("span", { class: "muted", text: _("advanced") }) : null,
-    ])));
+    ]), ...(m.outcome.automa_turns || []).map((t) => h("li", { "data-seat": String(AUTOMA), class: "automa-move" }, [
+      seatToken(AUTOMA),
+      h("span", { class: "who", text: this.plainName(AUTOMA) }),
+      h("span", { class: "muted", text: turnShort(t) }),
+    ]))]));
     if (!g.history.length) list.replaceChildren(h("li", { class: "muted empty", text: _("No moves yet.") }));
     list.scrollTop = list.scrollHeight;
   }

@@ -2,12 +2,14 @@
 // gave, else "Player 1" / "Player 2" by seat (the server stores that default in English: it is
 // said here in the page's language); the computer by its level, "level 3". Sentences about
 // the player at this screen have their own words ("Your turn"); name tags add "(you)".
+// The solo mode's opponent is "Automa" everywhere.
 
 import { _, fmt } from "./i18n.js";
 
 // info: a seat of the game view ({kind, name, level}); seat: 0 or 1.
 export function seatName(info, seat) {
   if (info.kind === "ai") return fmt(_("level {n}"), { n: info.level });
+  if (info.kind === "automa") return "Automa"; // a name, the same in every language
   if (info.name === `Player ${seat + 1}`) return fmt(_("Player {n}"), { n: seat + 1 });
   return info.name;
 }

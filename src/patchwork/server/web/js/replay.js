@@ -11,6 +11,7 @@ import { legend, renderCircle } from "./circle.js";
 import { ReviewPanel } from "./review.js";
 import { h, fatal, errorText } from "./ui.js";
 import { seatName } from "./names.js";
+import { automaPanel } from "./automa.js";
 
 export class ReplayScreen {
   constructor(root, { meta, gameId }) {
@@ -50,11 +51,14 @@ export class ReplayScreen {
     this.layout();
     document.addEventListener("keydown", this.onKey);
     this.go(0);
+    if (this.solo) return; // the review judges two-player games only
     await this.review.load(new URLSearchParams(location.search).get("review") === "1");
   }
 
   layout() {
     const names = this.data.players;
+    this.solo = this.data.seats[1].kind === "automa";
+    this.automaBox = h("div", { class: "automa-box" });
     this.slider = h("input", { type: "range", min: 0, max: this.frames.length - 1, value: 0,
       id: "replay-slider", "aria-label": _("Move"), oninput: (e) => this.go(Number(e.target.value)) });
     this.caption = h("p", { class: "replay-caption", id: "replay-caption", "aria-live": "polite" });
@@ -64,9 +68,11 @@ export class ReplayScreen {
     this.circle = h("ol", { class: "ring", "aria-label": _("The circle") });
     this.figures = [h("p", { class: "figures-line" }), h("p", { class: "figures-line" })];
     this.review = new ReviewPanel(this);
+    // Solo: Automa's side where its quilt would be (it has none).
     const player = (seat) => h("section", { class: `player card seat${seat}` }, [
       h("h2", { class: "player-name", text: names[seat] }), this.figures[seat],
-      h("div", { class: "board-focus" }, [this.quilts[seat].svg])]);
+      this.solo && seat === 1 ? this.automaBox
+        : h("div", { class: "board-focus" }, [this.quilts[seat].svg])]);
     this.root.replaceChildren(h("div", { class: "replay" }, [
       h("section", { class: "card replay-bar" }, [
         h("h1", { text: fmt(_("Replay: {a} – {b}"), { a: names[0], b: names[1] }) }),
@@ -85,7 +91,7 @@ export class ReplayScreen {
           h("a", { class: "button quiet", href: "/", "data-link": "1" }, [_("New game")]),
         ]),
       ]),
-      this.review.element,
+      this.solo ? null : this.review.element,
       h("div", { class: "replay-grid" }, [player(0),
         h("div", { class: "middle" }, [
           h("section", { class: "card table-box" }, [
@@ -108,11 +114,14 @@ export class ReplayScreen {
       const p = f.players[seat];
       this.quilts[seat].render(p.quilt, pieces[seat], this.meta.patches, f.bonus_owner === seat);
       this.quilts[seat].describe(this.data.players[seat], p.empty_squares);
-      this.figures[seat].textContent = fmt(_("Buttons {buttons} · income {income} · space {space} · score {score}"),
+      // Solo: Automa's figures are on its side (automaPanel), not in a line.
+      this.figures[seat].textContent = this.solo && seat === 1 ? "" : fmt(_("Buttons {buttons} · income {income} · space {space} · score {score}"),
         { buttons: p.buttons, income: p.income, space: p.position, score: f.scores[seat] });
     }
+    if (f.automa) this.automaBox.replaceChildren(automaPanel({ automa: f.automa, scores: f.scores }, this.meta));
     renderTimeBoard(this.timeboard, { meta: this.meta, players: f.players,
-      specialsLeft: f.special_spaces_left, onTop: f.on_top, names: this.data.players });
+      specialsLeft: f.special_spaces_left, onTop: f.on_top, names: this.data.players,
+      marker: f.automa ? f.automa.marker : null });
     renderCircle(this.circle, { circle: f.circle, patches: this.meta.patches,
       offered: this.meta.offered_patches });
     const what = f.move === null ? _("The starting position")
@@ -120,6 +129,6 @@ export class ReplayScreen {
         name: this.data.players[f.seat], move: f.move });
     this.caption.textContent = what;
     if (f.move && f.squares.length) this.quilts[f.seat].showOverlay(f.squares, "hint");
-    if (this.review) this.review.show(this.ply);
+    if (this.review && !this.solo) this.review.show(this.ply);
   }
 }

@@ -1,10 +1,11 @@
 // The start screen: who to play (the AI at a level, two people at one screen, a friend
-// online), the rules edition and house rules, and recently finished games to replay.
+// online, the official Automa in solo), the rules edition and house rules, and recently finished games to replay.
 
 import { api } from "./api.js";
 import { _, fmt, num } from "./i18n.js";
 import { saveSeat, loadPrefs, savePrefs } from "./store.js";
 import { h, toast, errorText } from "./ui.js";
+import { levelLine, levelName } from "./automa.js";
 
 function radioGroup(name, legend, options, checked) {
   return h("fieldset", { class: `choice ${name}` }, [
@@ -40,7 +41,20 @@ export function renderStart(root, { meta, navigate }) {
     { value: "ai", title: _("Against the computer"), detail: _("Undo and hints available") },
     { value: "local", title: _("Two players, one screen"), detail: _("Pass the device") },
     { value: "online", title: _("Invite a friend"), detail: _("Share a link to play online") },
+    { value: "solo", title: _("Solo against the Automa"), detail: _("The official solo mode: a deck of cards plays against you") },
   ], prefs.mode || "ai");
+  // Solo: Automa's level by the names players know, each with what it counts; its deck.
+  const automaLevels = meta.automa_levels.map((lv) => ({
+    value: String(lv.level),
+    title: fmt(_("{n}. {name}"), { n: lv.level, name: levelName(lv.level) }),
+    detail: levelLine(lv),
+  }));
+  const soloLevel = radioGroup("solo_level", _("Automa's level"), automaLevels,
+    String(prefs.soloLevel || 1));
+  const deck = radioGroup("deck", _("Automa's deck"), [
+    { value: "normal", title: _("Normal deck"), detail: _("Automa's next card is a surprise") },
+    { value: "tactical", title: _("Tactical deck"), detail: _("Shows Automa's next budget") },
+  ], prefs.deck || "normal");
   const level = radioGroup("level", _("Computer strength"), levels, String(prefs.level || 2));
   const name = h("label", { class: "field" }, [
     h("span", { text: _("Your name") }),
@@ -81,7 +95,7 @@ export function renderStart(root, { meta, navigate }) {
     text: _("Start the game") });
   form.append(
     h("h2", { text: _("New game") }),
-    mode, level, h("div", { class: "names" }, [name, other]), first,
+    mode, level, soloLevel, deck, h("div", { class: "names" }, [name, other]), first,
     h("details", { class: "more" }, [h("summary", { text: _("Rules and clock") }), edition, house,
       clock]),
     submit,
@@ -91,6 +105,9 @@ export function renderStart(root, { meta, navigate }) {
     const m = value(form, "mode");
     level.hidden = m !== "ai";
     other.hidden = m !== "local";
+    soloLevel.hidden = m !== "solo";
+    deck.hidden = m !== "solo";
+    first.hidden = m === "solo"; // rule 4: the person moves first
   };
   form.addEventListener("change", sync);
   sync();
@@ -111,20 +128,26 @@ export function renderStart(root, { meta, navigate }) {
       },
     };
     if (m === "ai") body.level = Number(value(form, "level"));
+    if (m === "solo") {
+      body.rules.solo = { level: Number(value(form, "solo_level")), deck: value(form, "deck") };
+    }
     // `/?seed=42` deals a reproducible circle (for teaching, bug reports and tests).
     const seed = new URLSearchParams(location.search).get("seed");
     if (seed !== null && /^\d{1,15}$/.test(seed)) body.seed = Number(seed);
     if (m === "local") body.opponent_name = form.elements.opponent_name.value.trim() || undefined;
     // "I start": my seat moves first; I take seat 0 and the first player follows the choice.
     body.seat = 0;
-    body.first_player = firstChoice === "random" ? "random" : Number(firstChoice);
+    body.first_player = m === "solo" ? 0
+      : firstChoice === "random" ? "random" : Number(firstChoice);
     if (clockChoice !== "none") {
       const [initial, increment] = clockChoice.split("+").map(Number);
       body.clock = { kind: "fischer", initial, increment };
     }
     savePrefs({ mode: m, level: body.level, name: body.name, opponentName: body.opponent_name,
       first: firstChoice, edition: body.rules.edition, rotation: body.rules.rotation,
-      flip: body.rules.flip, clock: clockChoice });
+      flip: body.rules.flip, clock: clockChoice,
+      soloLevel: body.rules.solo ? body.rules.solo.level : undefined,
+      deck: body.rules.solo ? body.rules.solo.deck : undefined });
     submit.disabled = true;
     try {
       const created = await api.create(body);

@@ -3,8 +3,9 @@
 // joined to the next and walled off from the other turns of the spiral; the income marks
 // and the special patches still lying there (as the server's meta and view say) on their
 // spaces, and both time tokens, side by side on a shared space, the one on top drawn on top.
+// In a solo game the level's 7x7 marker frames its space while it lies there.
 
-import { _, fmt, num } from "./i18n.js";
+import { _, digits, fmt, num } from "./i18n.js";
 import { el, svgRoot, buttonIcon } from "./svg.js";
 
 const W = 9;
@@ -52,7 +53,7 @@ function walls(track) {
 }
 
 export function renderTimeBoard(container, { meta, players, specialsLeft, onTop,
-  names }) {
+  names, marker = null }) {
   const final = meta.final_space;
   const incomes = new Set(meta.income_spaces);
   const specials = new Set(specialsLeft);
@@ -71,6 +72,13 @@ export function renderTimeBoard(container, { meta, players, specialsLeft, onTop,
     if (specials.has(space)) {
       g.append(el("rect", { x: c * S + 5.6, y: r * S + 0.9, width: 3.5, height: 3.5, rx: 0.4,
         fill: "url(#fab-leather)", class: "special-on-board" }));
+    }
+    if (space === marker) {
+      g.classList.add("marker");
+      g.append(el("rect", { x: c * S + 0.7, y: r * S + 0.7, width: S - 1.4, height: S - 1.4,
+        rx: 0.8, class: "marker-frame", "data-marker": "" }));
+      g.append(el("text", { x: c * S + S / 2, y: r * S + 9.1, "text-anchor": "middle",
+        class: "marker-label" }, [digits("7×7")]));
     }
     svg.append(g);
   });
@@ -97,6 +105,7 @@ export function renderTimeBoard(container, { meta, players, specialsLeft, onTop,
   const left = specialsLeft.length
     ? fmt(_("special patches still on spaces {spaces}"), { spaces: specialsLeft.map(num).join(", ") })
     : _("no special patches left");
+  if (marker !== null) parts.push(fmt(_("7x7 marker on space {space}"), { space: marker }));
   const title = _("Time board");
   svg.setAttribute("aria-label", `${title}: ${parts.join("; ")}; ${left}`);
   container.replaceChildren(svg);
