@@ -413,7 +413,7 @@ def test_plain_solo_game_says_automas_moves_and_its_score() -> None:
     )
     shown = out.getvalue()
     assert code == 0
-    assert re.search(r"Automa drew a \d+: ", shown)
+    assert re.search(r"Automa had \d+ to spend: ", shown)
     assert "next budget:" in shown and "7x7 marker on space 44" in shown
     assert "level 2, Apprentice" in shown and "Automa (level 2, Apprentice) scores" in shown
 

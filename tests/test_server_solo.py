@@ -16,6 +16,7 @@ pytest.register_assert_rewrite("server_fixtures")
 import patchwork.engine as pw  # noqa: E402
 from patchwork.engine import automa as A  # noqa: E402
 from patchwork.engine.moves import parse_move  # noqa: E402
+from patchwork.engine.position import is_public_text  # noqa: E402
 from patchwork.server import messages  # noqa: E402
 from server_fixtures import VIEWS, Client, ServerProcess, legal_moves  # noqa: E402
 
@@ -97,7 +98,7 @@ def test_a_solo_game_has_one_person_and_automa(server: ServerProcess) -> None:
         "level": 3,
         "joined": True,
     }
-    assert g["position"] is None  # the engine's text would hold the deck
+    assert is_public_text(g["position"])  # the public form: no deck in it (D6)
     automa = g["automa"]
     assert automa["level_name"] == "Fellow" and automa["deck"] == "tactical"
     assert automa["marker"] == A.LEVELS[3].marker and automa["position"] == 0
@@ -224,7 +225,7 @@ def test_replays_spectators_undo_and_rematch(server: ServerProcess) -> None:
         assert watched["automa"] == server.game(gid)["automa"]
         assert watched["history"][-1]["outcome"]["automa_turns"]
     replay = server.get(f"/api/games/{gid}/replay").json()
-    assert [f["position"] for f in replay["frames"]] == [None] * 4
+    assert all(is_public_text(f["position"]) for f in replay["frames"])
     assert replay["frames"][0]["automa"]["card"] is None
     assert replay["frames"][-1]["automa"] == server.game(gid)["automa"]
     assert replay["seats"][1]["kind"] == "automa"

@@ -172,7 +172,7 @@ def test_automas_turns_are_said_like_an_opponents() -> None:
                 assert line in log
         notice = str(app.game_screen.notice)
         assert all(solo.turn_lines(turn)[0] in notice for turn in turns)
-        assert notice.startswith("Automa drew a ")
+        assert notice.startswith("Automa had ")
         # In the log they read in Automa's colour, like an opponent's moves.
         last = app.game_screen.query_one("#log", RichLog).lines[-1]
         automa = Color.parse(PLAYER_COLOURS[1])
@@ -382,7 +382,7 @@ def test_the_plain_game_loads_a_solo_record(tmp_path: Path) -> None:
     shown = out.getvalue()
     assert code == 0
     assert "level 2, Apprentice" in shown and "next budget:" in shown
-    assert "You advanced (A)." in shown and "Automa drew a " in shown
+    assert "You advanced (A)." in shown and "Automa had " in shown
     after = pw.Record.load(tmp_path / "after.json")
     assert after.rules.solo == Automa(2, "tactical") and len(after.moves) == 2
     assert after.seats == (HUMAN, AUTOMA)

@@ -70,7 +70,7 @@ async def _analyse(
         raise ServerError("busy", N_("an analysis of this game is already running"))
     live.analysing = True
     try:
-        return await svc.ai.analyse(state.to_text(), seconds, live.data.ai_seed % 2**31)
+        return await svc.ai.analyse(state.to_text(public=True), seconds, live.data.ai_seed % 2**31)
     except Exception:
         raise ServerError("unavailable", N_("the analysis failed; try again")) from None
     finally:

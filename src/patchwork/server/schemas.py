@@ -317,8 +317,8 @@ class PositionView(BaseModel):
     """The position, every fact as the engine states it."""
 
     position: str | None = Field(
-        description="the engine's position text (docs/notation.md); null in a solo game, "
-        "whose text would hold Automa's hidden deck"
+        description="the engine's position text (docs/notation.md); in a solo game its "
+        "public form, which leaves Automa's hidden deck out (docs/solo.md)"
     )
     to_move: int | None
     on_top: int = Field(description="whose time token is on top when both share a space")

@@ -227,8 +227,8 @@ def automa_turn_view(turn: pwautoma.Turn) -> AutomaTurnView:
 
 
 def public_text(state: State) -> str | None:
-    """The position text, where it tells no secret: a solo game's holds Automa's deck."""
-    return None if state.automa is not None else state.to_text()
+    """The position text as the person sees it: a solo game's leaves Automa's deck out (D6)."""
+    return state.to_text(public=True)
 
 
 def _position(state: State) -> dict[str, Any]:

@@ -37,13 +37,13 @@ LEVEL_NAMES = {
 DECK_NAMES = {"normal": N_("normal deck"), "tactical": N_("tactical deck")}
 # Why Automa took the patch it took: the filter that left one (rule 9).
 REASONS = {
-    NO_OVERTAKE: N_("Automa drew a {budget}: bought patch {id}, one that does not pass you."),
+    NO_OVERTAKE: N_("Automa had {budget} to spend: bought patch {id}, one that does not pass you."),
     MOST_BUTTONS: N_(
-        "Automa drew a {budget}: bought patch {id}, the one with the most buttons it could afford."
+        "Automa had {budget} to spend: bought patch {id}, the one with the most buttons it could afford."
     ),
-    LARGEST: N_("Automa drew a {budget}: bought patch {id}, the largest it could afford."),
+    LARGEST: N_("Automa had {budget} to spend: bought patch {id}, the largest it could afford."),
     FURTHEST: N_(
-        "Automa drew a {budget}: bought patch {id}, the furthest from the neutral token "
+        "Automa had {budget} to spend: bought patch {id}, the furthest from the neutral token "
         "it could afford."
     ),
 }
@@ -77,7 +77,7 @@ def turn_lines(turn: Turn) -> list[str]:
         lines = [
             fmt(
                 _(
-                    "Automa drew a {budget}: it could afford no patch, so it passed to "
+                    "Automa had {budget} to spend: it could afford no patch, so it passed to "
                     "space {space}."
                 ),
                 budget=turn.budget,
@@ -87,7 +87,7 @@ def turn_lines(turn: Turn) -> list[str]:
     elif turn.decided_by is None:
         lines = [
             fmt(
-                _("Automa drew a {budget}: bought patch {id}, the only one it could afford."),
+                _("Automa had {budget} to spend: bought patch {id}, the only one it could afford."),
                 budget=turn.budget,
                 id=turn.patch,
             )

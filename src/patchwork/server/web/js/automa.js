@@ -86,13 +86,13 @@ function reason(turn) {
   const values = { budget: turn.card.budget, id: turn.patch };
   switch (turn.decided_by) {
     case "no_overtake":
-      return fmt(_("Automa drew a {budget}: bought patch {id}, one that does not pass you."), values);
+      return fmt(_("Automa had {budget} to spend: bought patch {id}, one that does not pass you."), values);
     case "most_buttons":
-      return fmt(_("Automa drew a {budget}: bought patch {id}, the one with the most buttons it could afford."), values);
+      return fmt(_("Automa had {budget} to spend: bought patch {id}, the one with the most buttons it could afford."), values);
     case "largest":
-      return fmt(_("Automa drew a {budget}: bought patch {id}, the largest it could afford."), values);
+      return fmt(_("Automa had {budget} to spend: bought patch {id}, the largest it could afford."), values);
     default:
-      return fmt(_("Automa drew a {budget}: bought patch {id}, the furthest from the neutral token it could afford."), values);
+      return fmt(_("Automa had {budget} to spend: bought patch {id}, the furthest from the neutral token it could afford."), values);
   }
 }
 
@@ -100,10 +100,10 @@ function reason(turn) {
 export function turnLines(turn) {
   const lines = [];
   if (turn.patch === null) {
-    lines.push(fmt(_("Automa drew a {budget}: it could afford no patch, so it passed to space {space}."),
+    lines.push(fmt(_("Automa had {budget} to spend: it could afford no patch, so it passed to space {space}."),
       { budget: turn.card.budget, space: turn.end }));
   } else if (turn.decided_by === null) {
-    lines.push(fmt(_("Automa drew a {budget}: bought patch {id}, the only one it could afford."),
+    lines.push(fmt(_("Automa had {budget} to spend: bought patch {id}, the only one it could afford."),
       { budget: turn.card.budget, id: turn.patch }));
   } else {
     lines.push(reason(turn));
