@@ -245,15 +245,28 @@ def test_replays_spectators_undo_and_rematch(server: ServerProcess) -> None:
     assert new["to_move"] == 0 and new["automa"]["cards_in_deck"] == 10
 
 
-def test_review_is_refused_and_analysis_works(server: ServerProcess) -> None:
+def test_a_solo_game_is_reviewed_and_analysed(server: ServerProcess) -> None:
+    # Against Automa there is no one to help: a game in play is reviewed to its last move.
     created = create_solo(server, 55)
     gid, token = created["game_id"], created["token"]
-    r = server.post(f"/api/games/{gid}/review", token=token)
-    assert r.status_code == 403 and r.json()["error"]["code"] == "not_allowed"
-    assert "solo" in r.json()["error"]["message"]
     r = server.post(f"/api/games/{gid}/analysis", {"ply": 0}, token=token)
     assert r.status_code == 200, r.text
     assert r.json()["best_move"] in legal_moves(created["game"])
+    rng = random.Random(55)
+    with server.client(gid, token) as c:
+        for _ in range(3):
+            assert c.game is not None
+            reply = c.move(rng.choice(legal_moves(c.game)))
+            assert reply["type"] == "ack"
+            c.state_at(reply["version"])
+        r = server.post(f"/api/games/{gid}/review", token=token)
+        assert r.status_code == 202, r.text
+        m = c.recv_until(lambda m: m["type"] in ("review", "error"), 60)
+    assert m["type"] == "review", m
+    review = m["review"]
+    assert [p["seat"] for p in review["plies"]] == [0, 0, 0]  # only the person's moves
+    assert not review["finished"] and not review["stored"]
+    assert_no_secret(json.dumps(review), engine_state(server.game(gid), 55))
 
 
 # -- bad options ----------------------------------------------------------------------------

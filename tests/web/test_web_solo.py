@@ -198,7 +198,7 @@ def test_the_end_of_a_solo_game_takes_automas_score_apart(
     expect(table.locator("caption")).to_contain_text("Automa (level 4, Master) scores")
     expect(table.locator("caption")).to_contain_text(f"= {g['scores'][1]}")
     expect(page.locator("#score-table tbody tr")).to_have_count(1)  # the person's row only
-    expect(page.locator("#review-link")).to_have_count(0)  # a solo game is not reviewed
+    expect(page.locator("#review-link")).to_have_count(1)
     winner = g["result"]["winner"]
     expect(page.locator("#end-title")).to_have_text("Automa wins." if winner == 1 else "You win!")
     shot(page, "solo-end")
@@ -208,4 +208,11 @@ def test_the_end_of_a_solo_game_takes_automas_score_apart(
     # The replay shows Automa's side at each position.
     page.goto(f"{web_server.url}/play/{gid}?replay=1")
     expect(page.locator(".automa-box .automa-side")).to_be_visible()
-    expect(page.locator("#review")).to_have_count(0)
+    expect(page.locator("#review")).to_have_count(1)  # a "Review this game" button
+    # The review judges the person's moves (Automa chooses nothing).
+    page.set_viewport_size({"width": 1366, "height": 900})
+    page.goto(f"{web_server.url}/play/{gid}?replay=1&review=1")
+    expect(page.locator("#review[data-ready='1']")).to_be_visible(timeout=60_000)
+    expect(page.locator("#review-moves li")).to_have_count(len(g["history"]))
+    expect(page.locator("#review-chart .point")).to_have_count(len(g["history"]) + 1)
+    shot(page, "solo-review")

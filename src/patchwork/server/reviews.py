@@ -111,11 +111,6 @@ class Reviews:
     async def request(self, game_id: str, token: str | None) -> ReviewStatus:
         """Start the review of a game (or join the one under way, or serve the one made)."""
         live = await self.svc.get(game_id)
-        if live.data.solo is not None:
-            raise ServerError(
-                "not_allowed",
-                N_("a solo game against Automa cannot be reviewed: reviews judge two-player games"),
-            )
         view = await self._ready(live)
         if view is not None:
             return _done(live.id, view)
@@ -138,7 +133,7 @@ class Reviews:
         return self._running(live.id, job)
 
     def _may_review_in_play(self, live: LiveGame, token: str | None) -> None:
-        if live.data.mode != "ai":
+        if live.data.mode not in ("ai", "solo"):  # against the AI or Automa: no one to help
             raise ServerError(
                 "not_allowed",
                 N_("a game between people is reviewed once it is over (no help during play)"),

@@ -39,7 +39,8 @@ DECK_NAMES = {"normal": N_("normal deck"), "tactical": N_("tactical deck")}
 REASONS = {
     NO_OVERTAKE: N_("Automa had {budget} to spend: bought patch {id}, one that does not pass you."),
     MOST_BUTTONS: N_(
-        "Automa had {budget} to spend: bought patch {id}, the one with the most buttons it could afford."
+        "Automa had {budget} to spend: bought patch {id}, the one with the most buttons "
+        "it could afford."
     ),
     LARGEST: N_("Automa had {budget} to spend: bought patch {id}, the largest it could afford."),
     FURTHEST: N_(

@@ -80,10 +80,8 @@ export function renderEnd(screen, slot) {
       [offered !== null ? _("Rematch offered") : _("Rematch")]));
     }
   }
-  if (!solo) { // the review judges two-player games only
-    actions.push(h("a", { class: "button", id: "review-link", href: `/play/${g.id}?replay=1&review=1`,
-      "data-link": "1" }, [_("Review this game")]));
-  }
+  actions.push(h("a", { class: "button", id: "review-link", href: `/play/${g.id}?replay=1&review=1`,
+    "data-link": "1" }, [_("Review this game")]));
   actions.push(h("a", { class: "button", id: "replay-link", href: `/play/${g.id}?replay=1`,
     "data-link": "1" }, [_("Replay the game")]));
   actions.push(h("a", { class: "button", href: `/api/games/${g.id}/record.txt?lang=${currentLanguage()}`, download: `patchwork-${g.id}.txt` },

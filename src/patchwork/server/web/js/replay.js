@@ -51,7 +51,6 @@ export class ReplayScreen {
     this.layout();
     document.addEventListener("keydown", this.onKey);
     this.go(0);
-    if (this.solo) return; // the review judges two-player games only
     await this.review.load(new URLSearchParams(location.search).get("review") === "1");
   }
 
@@ -91,7 +90,7 @@ export class ReplayScreen {
           h("a", { class: "button quiet", href: "/", "data-link": "1" }, [_("New game")]),
         ]),
       ]),
-      this.solo ? null : this.review.element,
+      this.review.element,
       h("div", { class: "replay-grid" }, [player(0),
         h("div", { class: "middle" }, [
           h("section", { class: "card table-box" }, [
@@ -129,6 +128,6 @@ export class ReplayScreen {
         name: this.data.players[f.seat], move: f.move });
     this.caption.textContent = what;
     if (f.move && f.squares.length) this.quilts[f.seat].showOverlay(f.squares, "hint");
-    if (this.review && !this.solo) this.review.show(this.ply);
+    if (this.review) this.review.show(this.ply);
   }
 }
