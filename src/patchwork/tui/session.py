@@ -6,6 +6,7 @@ moves, ``check_legal``, ``apply``, scores) and this class only keeps track of th
 
 from __future__ import annotations
 
+import random
 from typing import Literal
 
 from ..engine import (
@@ -20,7 +21,7 @@ from ..engine import (
     State,
 )
 from ..engine import kernels as K
-from ..engine.automa import Turn
+from ..engine.automa import Turn, sample_hidden
 from ..i18n import _, error_text, fmt, ngettext
 from .placement import Ghost, Square, fitting_anchors, mirrored, rotated
 from .seats import Seat, game_record
@@ -164,12 +165,15 @@ class Session:
     def projection(self) -> tuple[int, int]:
         """Both final scores if nobody bought another patch (see :func:`advance_only_end`).
 
-        In a solo game only the person's is shown: Automa's would follow its hidden deck
-        (D6), while the person's hardly does: advancing pays the spaces moved and the marks
-        crossed whatever Automa draws; only the special patches (when Automa takes them, D1)
-        and the race for the 7x7 tile could come out otherwise."""
+        In a solo game only the person's is shown, and it is played out over a deck drawn
+        from what the person knows, never the real one (D6): advancing pays the spaces moved
+        and the marks crossed whatever Automa draws, so the figure hardly depends on it."""
         if self._projection is None or self._projection[0] != self.version:
-            self._projection = (self.version, advance_only_end(self.state).scores())
+            state = self.state
+            if state.automa is not None:
+                guess = sample_hidden(state.automa, random.Random(self.version))
+                state = State(state.vector, state.rules, guess)
+            self._projection = (self.version, advance_only_end(state).scores())
         return self._projection[1]
 
     def patch_maps(self) -> tuple[dict[Square, int], dict[Square, int]]:
