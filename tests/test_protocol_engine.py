@@ -343,3 +343,31 @@ def test_a_broken_engine_is_not_used_again() -> None:
     with pytest.raises(EngineError, match="can no longer be used"):
         engine.play(pw.new_game(seed=1))
     engine.quit()
+
+
+def test_go_ponder_thinks_until_ponderhit_then_answers_on_the_clock() -> None:
+    session = Session()
+    session.send(
+        "setoption name Level value level4", "position seed 4 moves A", "go movetime 300 ponder"
+    )
+    time.sleep(0.5)
+    assert not [x for x in session.new_lines() if x.startswith("bestmove")]  # pondering
+    assert "not while searching" in session.send("position seed 5")[-1]
+    session.send("ponderhit")
+    lines = session.wait_for("bestmove")
+    state = pw.new_game(seed=4).apply(pw.Advance())
+    assert state.is_legal(pw.Move.parse(lines[-1].split()[1], state))
+    assert "not pondering" in session.send("ponderhit")[-1]  # nothing to hit now
+    session.server.shutdown()
+
+
+def test_stop_while_pondering_answers_the_pondered_move() -> None:
+    session = Session()
+    session.send("setoption name Level value level4", "position seed 6", "go ponder")
+    time.sleep(0.3)
+    session.send("stop")
+    lines = session.wait_for("bestmove")
+    assert pw.new_game(seed=6).is_legal(pw.Move.parse(lines[-1].split()[1], pw.new_game(seed=6)))
+    assert parse_go(["movetime", "100", "ponder"]) == GoParams(movetime=0.1, ponder=True)
+    assert GoParams(movetime=0.1, ponder=True).line() == "go movetime 100 ponder"
+    session.server.shutdown()

@@ -28,6 +28,7 @@ COMMANDS = (
     "newgame",
     "position",
     "go",
+    "ponderhit",
     "stop",
     "show",
     "legal",
@@ -255,6 +256,7 @@ class GoParams:
     increment: tuple[float, float] = (0.0, 0.0)
     movestogo: int | None = None
     infinite: bool = False
+    ponder: bool = False  # think on the opponent's time until ponderhit (or stop)
 
     def line(self) -> str:
         parts = ["go"]
@@ -272,6 +274,8 @@ class GoParams:
                 parts += ["movestogo", str(self.movestogo)]
         if self.infinite:
             parts.append("infinite")
+        if self.ponder:
+            parts.append("ponder")
         return " ".join(parts)
 
 
@@ -280,18 +284,18 @@ _GO_NUMBERS = ("movetime", "iterations", "time0", "time1", "inc0", "inc1", "move
 
 def parse_go(args: Sequence[str]) -> GoParams:
     values: dict[str, int] = {}
-    infinite = False
+    flags = {"infinite": False, "ponder": False}
     i = 0
     while i < len(args):
         key = args[i]
-        if key == "infinite":
-            infinite = True
+        if key in flags:
+            flags[key] = True
             i += 1
             continue
         if key not in _GO_NUMBERS:
             raise ProtocolError(
                 f"go: unknown parameter {key!r} (use movetime, iterations, time0, time1, "
-                "inc0, inc1, movestogo or infinite)"
+                "inc0, inc1, movestogo, infinite or ponder)"
             )
         if i + 1 >= len(args):
             raise ProtocolError(f"go: {key} needs a value")
@@ -317,7 +321,8 @@ def parse_go(args: Sequence[str]) -> GoParams:
         clock=clock,
         increment=(values.get("inc0", 0) / 1000, values.get("inc1", 0) / 1000),
         movestogo=values.get("movestogo"),
-        infinite=infinite,
+        infinite=flags["infinite"],
+        ponder=flags["ponder"],
     )
 
 

@@ -41,6 +41,7 @@ NAME = "patchwork-game"
 MAX_LINE = 1 << 20
 NODE_BYTES = 40  # one search tree node (see ai/mcts.py)
 INFINITE_SLICE = 1.0  # seconds: an endless search runs in slices so that stop is prompt
+PONDER_LIMIT = 3600.0  # seconds: pondering ends on ponderhit or stop, or when the Hash is full
 LEVELS = ("level1", "level2", "level3", "level4", "level5")
 
 
@@ -81,6 +82,10 @@ class EngineServer:
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._busy = threading.Event()  # set while a search has not answered yet
+        self._pondering = threading.Event()  # set from go ponder until ponderhit or stop
+        self._ponderhit_at = 0.0
+        self._ponder_lock = threading.Lock()
+        self._ponder_running = False
         self._infinite = False
         self.closed = False
 
@@ -216,13 +221,27 @@ class EngineServer:
         agent = self._get_agent()
         self._stop.clear()
         self._infinite = params.infinite
+        if params.ponder:
+            self._pondering.set()
         self._busy.set()
         self._thread = threading.Thread(
             target=self._search, args=(agent, self.state, params), daemon=True
         )
         self._thread.start()
 
+    def cmd_ponderhit(self, args: list[str]) -> None:
+        """The move pondered on was played: the search goes on, now on the clock of ``go``."""
+        if not (self.searching() and self._pondering.is_set()):
+            raise ProtocolError("ponderhit: not pondering (send go ponder first)")
+        with self._ponder_lock:
+            self._ponderhit_at = time.perf_counter()
+            self._pondering.clear()
+            agent = self._agent
+            if self._ponder_running and isinstance(agent, MCTSAgent):
+                agent.stop_event.set()  # end the pondering search: the timed one follows
+
     def cmd_stop(self, args: list[str]) -> None:
+        self._pondering.clear()
         self._stop_search()
 
     def cmd_show(self, args: list[str]) -> None:
@@ -349,6 +368,17 @@ class EngineServer:
                 agent.stop_event.set()
             self.emit(_progress_info(agent, state, total + iterations, time.perf_counter() - start))
 
+        if params.ponder:
+            pondered = self._ponder(agent, state, progress)
+            if pondered is not None and self._stop.is_set():  # stop: the pondered move
+                self.emit(_result_info(pondered, pondered.iterations, pondered.seconds).line())
+                return str(pondered.best_move)
+            # ponderhit: the clock of go runs from then on, on the tree pondering grew.
+            limit = self._limit(params, state) or agent.default_limit
+            if limit.time is not None:
+                spent = time.perf_counter() - self._ponderhit_at
+                limit = Limit(time=max(limit.time - spent, 0.01), iterations=limit.iterations)
+            start = time.perf_counter()
         while True:
             result = agent.search(state, limit, on_info=progress, candidates=False)
             total += result.iterations
@@ -357,6 +387,25 @@ class EngineServer:
             self.emit(_result_info(result, total, time.perf_counter() - start).line())
         self.emit(_result_info(result, total, time.perf_counter() - start).line())
         return str(result.best_move)
+
+    def _ponder(
+        self, agent: MCTSAgent, state: State, progress: Callable[[int, float], None]
+    ) -> SearchResult | None:
+        """Search until ponderhit or stop: one search (one tree) as long as the Hash allows."""
+        result = None
+        limit = Limit(time=PONDER_LIMIT, iterations=self._iteration_cap())
+        while self._pondering.is_set() and not self._stop.is_set():
+            with self._ponder_lock:
+                self._ponder_running = True
+            try:
+                result = agent.search(state, limit, on_info=progress, candidates=False)
+            finally:
+                with self._ponder_lock:  # a ponderhit's stop must not end the timed search
+                    self._ponder_running = False
+                    agent.stop_event.clear()
+            while result.exact and self._pondering.is_set() and not self._stop.is_set():
+                time.sleep(0.01)  # solved: nothing to think about until the answer is wanted
+        return result
 
 
 def _result_info(result: SearchResult, iterations: int, seconds: float) -> Info:
