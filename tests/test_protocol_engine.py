@@ -4,7 +4,6 @@ programs that die, fall silent or answer nonsense: a clear EngineError, never a 
 
 from __future__ import annotations
 
-import io
 import shlex
 import sys
 import time
@@ -13,11 +12,11 @@ from pathlib import Path
 import pytest
 
 import patchwork as pw
+from engine_session import Session
 from patchwork.ai import Limit
 from patchwork.ai.warmup import warm_up_search
 from patchwork.protocol import Engine, EngineError, Info, OptionSpec
 from patchwork.protocol.engine_protocol import GoParams, allot_time, parse_go
-from patchwork.protocol.engine_server import EngineServer
 from patchwork.protocol.process import Child
 
 BOTS = Path(__file__).parent / "bots"
@@ -31,39 +30,6 @@ FAKE = f"{shlex.quote(sys.executable)} {shlex.quote(str(BOTS / 'fake_engine.py')
 def compiled_code_cached() -> None:
     """Load (or compile, once, into Numba's cache) what the engine processes will load."""
     warm_up_search(pw.Rules())
-
-
-class Session:
-    """An engine in this process: send lines, read what it answered."""
-
-    def __init__(self) -> None:
-        self.out = io.StringIO()
-        self.server = EngineServer(self.out)
-        self.seen = 0
-        self.mark = 0
-
-    def send(self, *lines: str) -> list[str]:
-        self.mark = self.seen  # wait_for looks from here: answers may come before we return
-        for line in lines:
-            assert self.server.handle(line)
-        return self.new_lines()
-
-    def new_lines(self) -> list[str]:
-        lines = self.out.getvalue().splitlines()
-        fresh, self.seen = lines[self.seen :], len(lines)
-        return fresh
-
-    def wait_for(self, prefix: str, timeout: float = 30.0) -> list[str]:
-        """Every line since the last send() once one starts with ``prefix``."""
-        got: list[str] = []
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            self.new_lines()
-            got = self.out.getvalue().splitlines()[self.mark :]
-            if any(line.startswith(prefix) for line in got):
-                return got
-            time.sleep(0.01)
-        raise AssertionError(f"no {prefix!r} line within {timeout} s: {got}")
 
 
 # -- the engine, line by line ------------------------------------------------------------------

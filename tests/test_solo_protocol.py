@@ -4,17 +4,16 @@ sending only the public form), and solo records that round-trip or are refused c
 
 from __future__ import annotations
 
-import io
 import json
 import random
 import re
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 import patchwork as pw
+from engine_session import Session
 from patchwork.ai import Limit
 from patchwork.ai.warmup import warm_up_search
 from patchwork.engine import automa as A
@@ -22,7 +21,6 @@ from patchwork.engine.automa import Automa
 from patchwork.engine.position import is_public_text, public_text
 from patchwork.protocol import Engine
 from patchwork.protocol.engine_protocol import parse_position, position_command
-from patchwork.protocol.engine_server import EngineServer
 
 ENGINE = [sys.executable, "-m", "patchwork.protocol.engine_server"]
 SOLO_RULES = [(level, deck, specials) for level in (1, 3, 5) for deck in A.DECKS
@@ -208,37 +206,6 @@ def test_a_deck_seed_that_position_text_cannot_write_is_refused() -> None:
 @pytest.fixture(scope="module")
 def compiled_code_cached() -> None:
     warm_up_search(pw.Rules())
-
-
-class Session:
-    """An engine in this process: send lines, read what it answered."""
-
-    def __init__(self) -> None:
-        self.out = io.StringIO()
-        self.server = EngineServer(self.out)
-        self.seen = 0
-
-    def send(self, *lines: str) -> list[str]:
-        for line in lines:
-            assert self.server.handle(line)
-        return self.new_lines()
-
-    def new_lines(self) -> list[str]:
-        lines = self.out.getvalue().splitlines()
-        fresh, self.seen = lines[self.seen :], len(lines)
-        return fresh
-
-    def search(self, go: str, timeout: float = 120.0) -> list[str]:
-        got = self.send(go)
-        deadline = time.monotonic() + timeout
-        while not any(line.startswith(("bestmove", "error")) for line in got):
-            assert time.monotonic() < deadline, f"no bestmove within {timeout} s: {got}"
-            time.sleep(0.01)
-            got += self.new_lines()
-        return got
-
-    def close(self) -> None:
-        self.server.shutdown()
 
 
 @pytest.mark.parametrize("deck", A.DECKS)

@@ -104,14 +104,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_game_options(parser, opponent="level2", watch="level2 level4")
     parser.add_argument(
-        "--load",
-        metavar="FILE",
-        help=_(
-            "continue the game of a record (.json/.txt) with the players and language it was "
-            "saved with (--opponent, --agents, --seat and --lang still choose)"
-        ),
-    )
-    parser.add_argument(
         "--save", metavar="FILE", help=_("write the game record to FILE on leaving")
     )
     parser.add_argument(

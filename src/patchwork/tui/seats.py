@@ -55,7 +55,8 @@ class Seat:
 
 
 def add_game_options(parser: argparse.ArgumentParser, opponent: str, watch: str) -> None:
-    """The options both terminal games share: who plays, the seed and the rules. ``--opponent``
+    """The options both terminal games share: who plays, the seed, the rules, the language and
+    a record to go on with. ``--opponent``
     and ``--seat`` are None unless given, so that a loaded game keeps its own seats."""
     kinds = [HUMAN, *agent_names()]
     parser.set_defaults(default_opponent=opponent)
@@ -86,6 +87,14 @@ def add_game_options(parser: argparse.ArgumentParser, opponent: str, watch: str)
         "--lang",
         metavar="LANG",
         help=_("language of the texts (en, fa, pt, ru, fi; default: the system locale)"),
+    )
+    parser.add_argument(
+        "--load",
+        metavar="FILE",
+        help=_(
+            "continue the game of a record (.json/.txt) with the players and language it was "
+            "saved with (--opponent, --agents, --seat and --lang still choose)"
+        ),
     )
 
 

@@ -405,14 +405,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--save", metavar="FILE", help=_("write the game record to FILE at the end")
     )
-    parser.add_argument(
-        "--load",
-        metavar="FILE",
-        help=_(
-            "continue the game of a record (.json/.txt) with the players and language it was "
-            "saved with (--opponent, --agents, --seat and --lang still choose)"
-        ),
-    )
     add_solo_options(parser)
     return parser
 
