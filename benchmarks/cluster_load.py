@@ -2,6 +2,7 @@
 
     python benchmarks/cluster_load.py                     # 1, 2 and 3 processes, 60 games each
     python benchmarks/cluster_load.py --processes 3 --games 200
+    python benchmarks/cluster_load.py --baseline      # first one process without --redis
 
 For each count of processes it makes a PostgreSQL database and a Redis key prefix of its own
 (both removed afterwards), starts that many servers with ``--redis``, and plays online games
@@ -42,7 +43,7 @@ PG_ADMIN = os.environ.get("PATCHWORK_TEST_PG", "postgresql://postgres@127.0.0.1:
 class Servers:
     """``n`` servers over a database and a Redis prefix of their own."""
 
-    def __init__(self, n: int, redis_url: str, workers: int) -> None:
+    def __init__(self, n: int, redis_url: str | None, workers: int) -> None:
         import psycopg
 
         self.tmp = tempfile.TemporaryDirectory(prefix="patchwork-cluster-load-")
@@ -57,8 +58,9 @@ class Servers:
         for i in range(n):
             port = free_port()
             cmd = [sys.executable, "-m", "patchwork.server", "--port", str(port)]
-            cmd += ["--db", f"{base}/{self.db_name}", "--redis", redis_url]
-            cmd += ["--redis-prefix", self.prefix, "--ai-workers", str(workers)]
+            cmd += ["--db", f"{base}/{self.db_name}", "--ai-workers", str(workers)]
+            if redis_url is not None:
+                cmd += ["--redis", redis_url, "--redis-prefix", self.prefix]
             cmd += ["--http-rate", "0", "--http-read-rate", "0", "--max-ws-per-address", "0"]
             cmd += ["--ws-rate", "1000", "--ws-burst", "1000", "--no-access-log"]
             cmd += ["--log-level", "warning"]
@@ -96,10 +98,11 @@ class Servers:
                 proc.wait(5)
         with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
             conn.execute(f'DROP DATABASE IF EXISTS "{self.db_name}" WITH (FORCE)')
-        client = redis.Redis.from_url(self.redis_url)
-        for key in client.scan_iter(match=self.prefix + "*", count=500):
-            client.delete(key)
-        client.close()
+        if self.redis_url is not None:
+            client = redis.Redis.from_url(self.redis_url)
+            for key in client.scan_iter(match=self.prefix + "*", count=500):
+                client.delete(key)
+            client.close()
         self.tmp.cleanup()
 
 
@@ -173,6 +176,7 @@ async def run_once(args: argparse.Namespace, servers: Servers) -> dict[str, Any]
     lat = [x * 1000 for x in totals.latencies]
     return {
         "processes": len(urls),
+        "redis": servers.redis_url is not None,
         "games": len(runs),
         "moves": acked,
         "seconds": round(seconds, 2),
@@ -196,6 +200,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--processes", type=int, nargs="+", default=[1, 2, 3])
     p.add_argument("--games", type=int, default=60, help="online games, two bots each (60)")
     p.add_argument("--redis", default="redis://127.0.0.1:6379/0")
+    p.add_argument(
+        "--baseline", action="store_true", help="first one process without --redis, to compare"
+    )
     p.add_argument("--ai-workers", type=int, default=1)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--think", type=float, default=0, help="mean ms a bot waits before moving")
@@ -203,8 +210,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", type=Path, help="also write the report here")
     args = p.parse_args(argv)
     reports = []
-    for n in args.processes:
-        servers = Servers(n, args.redis, args.ai_workers)
+    plan = [(1, None)] if args.baseline else []
+    plan += [(n, args.redis) for n in args.processes]
+    for n, redis_url in plan:
+        servers = Servers(n, redis_url, args.ai_workers)
         try:
             load = os.getloadavg()[0]
             report = asyncio.run(run_once(args, servers))

@@ -113,6 +113,8 @@ def test_players_on_different_processes_hear_every_move_once_in_order(
         watcher.recv_until(
             lambda m: m["type"] == "presence" and all(s["connected"] for s in m["seats"])
         )
+        for player in (p0, p1):  # and so are the spectators
+            player.recv_until(lambda m: m["type"] == "presence" and m["spectators"] == 1)
         players = {0: p0, 1: p1}
         game = a.game(gid)
         for i in range(24):
@@ -300,6 +302,29 @@ def _wait_redis_up(proc: ServerProcess) -> None:
     while proc.get("/healthz").json()["redis"] != "ok":
         assert time.monotonic() < deadline, "Redis is back, but the server does not say so"
         time.sleep(0.1)  # polling a health check: there is no event to await
+
+
+def test_a_process_that_loses_its_database_refuses_rather_than_answer_from_memory(
+    tmp_path: Path, keys: RedisPrefix
+) -> None:
+    db = PostgresDatabase()
+    try:
+        with cluster(db.url, tmp_path, 1, *ARGS, *keys.args()) as (proc,):
+            created = proc.create(mode="local", seed=3)
+            gid, token = created["game_id"], created["token"]
+            game = proc.game(gid)  # in the process's memory now
+            db.drop()  # the database is gone for good
+            r = proc.post(
+                f"/api/games/{gid}/moves",
+                {"move": _advance_or_first(game), "version": game["version"]},
+                token,
+            )
+            assert (r.status_code, r.json()["error"]["code"]) == (503, "unavailable")
+            r = proc.get(f"/api/games/{gid}")
+            assert (r.status_code, r.json()["error"]["code"]) == (503, "unavailable")
+            assert proc.get("/healthz").status_code == 503
+    finally:
+        db.drop()
 
 
 # -- starting ----------------------------------------------------------------------------------

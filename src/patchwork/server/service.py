@@ -840,5 +840,8 @@ class GameService:
     def remote_presence(self, live: LiveGame, remote: tuple[frozenset[int], int]) -> None:
         """Who is connected to the game on the other processes, as Redis says now."""
         if remote != self.hub.remote.get(live.id, (frozenset(), 0)):
-            self.hub.remote[live.id] = remote
+            if remote[0] or remote[1]:
+                self.hub.remote[live.id] = remote
+            else:
+                self.hub.remote.pop(live.id, None)
             self.presence.refresh(live)
