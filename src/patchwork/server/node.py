@@ -95,7 +95,7 @@ class ClusterNode:
         version = body.get("version")
         needed = self.svc.hub.has_clients(game_id) or game_id in self.held
         if needed and isinstance(version, int) and version > live.version:
-            self._spawn(self.svc.catch_up(live))
+            self._spawn(self.svc.catch_up(live, version))
 
     async def _on_connected(self) -> None:
         """(Re)subscribed: what was announced meanwhile is read from the database."""

@@ -744,25 +744,29 @@ class GameService:
 
     # -- several processes (--redis) ------------------------------------------------------
 
-    async def catch_up(self, live: LiveGame) -> None:
-        """Bring the game in memory up to the database (another process changed it)."""
+    async def catch_up(self, live: LiveGame, announced: int | None = None) -> None:
+        """Bring the game in memory up to the database (another process changed it, and
+        announced version ``announced``, when known)."""
         async with live.lock:
+            if announced is not None and live.version >= announced:
+                return  # caught up meanwhile
             # The database away: the next request or announcement tries again.
             with contextlib.suppress(ServerError):
-                await self._catch_up(live)
+                await self._catch_up(live, behind=announced is not None)
 
-    async def _catch_up(self, live: LiveGame) -> None:
+    async def _catch_up(self, live: LiveGame, behind: bool = False) -> None:
         """(Under the lock.) If the database holds a later version of the game than memory,
         read what changed and tell this process's clients, in version order: one move as an
         ``update``, more as a ``sync`` of the events missed. A process that cannot read the
         database refuses (``unavailable``) rather than answer from its copy."""
         try:
-            stored = await self.store.call(self.store.version_of, live.id)
-            if stored is None or stored <= live.version:
+            if not behind:  # (an announcement of a later version says so already)
+                stored = await self.store.call(self.store.version_of, live.id)
                 if stored is None:
                     self.forget(live.id)
                     raise not_found(live.id)
-                return
+                if stored <= live.version:
+                    return
             found = await self.store.call(
                 self.store.catch_up, live.id, live.version, len(live.movers), SYNC_EVENTS
             )
@@ -776,6 +780,8 @@ class GameService:
             raise not_found(live.id)
         data, line, missed = found
         since = live.version
+        if data.version <= since:
+            return
         missed = [e for e in missed if e.version <= data.version]
         if not self._push_stored(live, line, missed):  # an undo: rebuild it whole
             loaded = await self.store.call(self.store.load, live.id)
