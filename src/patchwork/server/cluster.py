@@ -141,7 +141,8 @@ class Cluster:
         return bool(held)
 
     async def renew(self, game_ids: list[str]) -> set[str]:
-        """Extend the leases held; the ids still held."""
+        """:meth:`acquire` each, in one round trip: the ids this process holds afterwards
+        (its leases extended, free ones taken)."""
         if not game_ids:
             return set()
         async with self.redis.pipeline(transaction=False) as pipe:

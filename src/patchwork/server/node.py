@@ -184,18 +184,22 @@ class ClusterNode:
                 # Without Redis nobody can hold a lease: run the work here. The database's
                 # version guard still lets only one process commit each change.
                 got = True
-            if not got:
-                return
-            self.held.add(game_id)
-            self.wanted.discard(game_id)
-            try:
-                await self.svc.take_over(game_id)
-            except Exception:
-                log.exception("running the timed work of game %s failed", game_id)
-                self.wanted.add(game_id)
-                self.held.discard(game_id)
+            if got:
+                await self._take(game_id)
         finally:
             self._trying.discard(game_id)
+
+    async def _take(self, game_id: str) -> None:
+        """The lease is this process's: run what is due in the game."""
+        assert self.svc is not None
+        self.held.add(game_id)
+        self.wanted.discard(game_id)
+        try:
+            await self.svc.take_over(game_id)
+        except Exception:
+            log.exception("running the timed work of game %s failed", game_id)
+            self.wanted.add(game_id)
+            self.held.discard(game_id)
 
     async def _lease_loop(self) -> None:
         while True:
@@ -206,7 +210,16 @@ class ClusterNode:
                     log.warning("lost the lease of game %s to another process", lost)
                 self.held &= kept
                 free = (await self.cluster.work()) | self.wanted
+                free -= self.held | self._trying
+                got = await self.cluster.renew(sorted(free))  # the free ones among them
             except FAILS:
                 continue
-            for game_id in free - self.held - self._trying:
-                self._spawn(self._try(game_id))
+            for game_id in got:
+                self._spawn(self._claimed(game_id))
+
+    async def _claimed(self, game_id: str) -> None:
+        self._trying.add(game_id)
+        try:
+            await self._take(game_id)
+        finally:
+            self._trying.discard(game_id)
