@@ -3,6 +3,8 @@ one real PostgreSQL database and a real Redis (keys of each test's own prefix, d
 
 from __future__ import annotations
 
+import asyncio
+import json
 import subprocess
 import sys
 import time
@@ -16,6 +18,7 @@ import pytest
 
 pytest.register_assert_rewrite("server_fixtures")
 
+from patchwork.server.cluster import PRESENCE_STALE, Cluster  # noqa: E402
 from server_fixtures import (  # noqa: E402
     Client,
     PostgresDatabase,
@@ -325,6 +328,26 @@ def test_a_process_that_loses_its_database_refuses_rather_than_answer_from_memor
             assert proc.get("/healthz").status_code == 503
     finally:
         db.drop()
+
+
+def test_a_dead_processs_connections_vanish_from_presence(keys: RedisPrefix) -> None:
+    async def check() -> None:
+        alive, dead, reader = (Cluster(keys.url, keys.prefix) for _ in range(3))
+        try:
+            await alive.set_presence({"g1": ([0], 0)})
+            await dead.set_presence({"g1": ([1], 2)})
+            assert await reader.presence("g1") == (frozenset({0, 1}), 2)
+            # The dead process's heartbeat stops: its entry ages past the limit.
+            old = json.dumps({"seats": [1], "spectators": 2, "t": time.time() - PRESENCE_STALE})
+            await dead.redis.hset(dead.key("presence", "g1"), dead.node, old)
+            assert await reader.presence("g1") == (frozenset({0}), 0)
+            await alive.set_presence({"g1": ([], 0)})  # its last client left
+            assert await reader.presence("g1") == (frozenset(), 0)
+        finally:
+            for c in (alive, dead, reader):
+                await c.close()
+
+    asyncio.run(check())
 
 
 # -- starting ----------------------------------------------------------------------------------

@@ -170,6 +170,7 @@ class GameService:
         live = LiveGame.build(*loaded)
         self.presence.start(live)
         if self.node is not None:
+            self.hub.remote.pop(live.id, None)  # read afresh, for this copy
             await self.node.load_presence(live)
         self._keep(live)
         return live
