@@ -400,3 +400,87 @@ def fresh_db(backend: str, tmp_path: Path) -> Iterator[str]:
         yield url
     finally:
         drop()
+
+
+# -- several processes over one PostgreSQL database and Redis (--redis) -------------------------
+
+REDIS_URL = os.environ.get("PATCHWORK_TEST_REDIS", "redis://127.0.0.1:6379/0")
+
+
+class RedisPrefix:
+    """Keys and channels of one test's cluster in the shared Redis, deleted afterwards (never
+    FLUSHALL: other tests and helpers use the same server)."""
+
+    def __init__(self, url: str = REDIS_URL) -> None:
+        import redis
+
+        self.url = url
+        self.prefix = f"pwtest-{os.getpid()}-{uuid.uuid4().hex[:8]}:"
+        self.client = redis.Redis.from_url(url, socket_connect_timeout=3, decode_responses=True)
+        try:
+            self.client.ping()
+        except redis.RedisError as e:
+            pytest.fail(f"Redis is not reachable at {url} ({e})", pytrace=False)
+
+    def args(self) -> tuple[str, ...]:
+        return ("--redis", self.url, "--redis-prefix", self.prefix)
+
+    def get(self, *parts: str) -> str | None:
+        value = self.client.get(self.prefix + ":".join(parts))
+        return None if value is None else str(value)
+
+    def clean(self) -> None:
+        import redis
+
+        with contextlib.suppress(redis.RedisError):
+            for key in self.client.scan_iter(match=self.prefix + "*", count=500):
+                self.client.delete(key)
+        self.client.close()
+
+
+class RedisServer:
+    """A redis-server of a test's own, on a free port, without persistence: it can be
+    stopped and started again (empty) on the same port."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.port = free_port()
+        self.workdir = workdir
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> RedisServer:
+        import redis
+
+        cmd = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1"]
+        cmd += ["--save", "", "--appendonly", "no", "--dir", str(self.workdir)]
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                redis.Redis(port=self.port, socket_connect_timeout=1).ping()
+                return self
+            except redis.RedisError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)  # a starting process: there is no event to await
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+
+@contextlib.contextmanager
+def cluster(db_url: str, tmp: Path, n: int, *args: str) -> Iterator[list[ServerProcess]]:
+    """``n`` server processes over one database with ``args`` (--redis ... among them)."""
+    procs = [ServerProcess(db_url, tmp, *args) for _ in range(n)]
+    try:
+        for proc in procs:
+            proc.start()
+        yield procs
+    finally:
+        for proc in procs:
+            proc.stop()

@@ -17,10 +17,12 @@ from ..ai.warmup import warm_up_engine
 from ..i18n import N_, Translator, translator
 from . import i18n_routes, routes, views, webpages, ws
 from .ai_runner import AIRunner
+from .cluster import Cluster
 from .config import Settings
 from .errors import ServerError, request_language
 from .hub import Hub
 from .middleware import GuardMiddleware
+from .node import ClusterNode
 from .ratelimit import ConnectionCount
 from .reviews import Reviews
 from .service import GameService
@@ -64,6 +66,9 @@ def _warm_up_engine() -> None:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
+    cluster = (
+        None if settings.redis_url is None else Cluster(settings.redis_url, settings.redis_prefix)
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -76,10 +81,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ai.start()
         hub = Hub()
         service = GameService(settings, store, ai, hub)
+        node = None if cluster is None else ClusterNode(cluster)
+        service.node = node
         app.state.service = service
         reviews = Reviews(service)
         app.state.reviews = reviews
         t2 = time.perf_counter()
+        if node is not None:
+            node.start(service)
         await service.start()
         upkeep = Upkeep(service, settings.waiting_expiry)
         upkeep.start()
@@ -95,8 +104,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await upkeep.close()
             await reviews.close()
+            if node is not None:
+                await node.close()
             await service.close()
             ai.close()
+            if cluster is not None:
+                await cluster.close()
             store.close()
 
     app = FastAPI(
@@ -113,6 +126,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         read_rate=settings.http_read_rate,
         read_burst=settings.http_read_burst,
         body_timeout=settings.body_timeout,
+        cluster=cluster,
     )
 
     @app.exception_handler(ServerError)

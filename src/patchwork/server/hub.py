@@ -87,6 +87,9 @@ class Connection:
 class Hub:
     def __init__(self) -> None:
         self._rooms: dict[str, set[Connection]] = defaultdict(set)
+        # With several processes (--redis): per game, the seats connected on the others and
+        # their spectators, as last read from Redis (empty for a single server).
+        self.remote: dict[str, tuple[frozenset[int], int]] = {}
 
     def add(self, conn: Connection) -> None:
         self._rooms[conn.game_id].add(conn)
@@ -110,10 +113,25 @@ class Hub:
         return bool(self._rooms.get(game_id))
 
     def seat_connected(self, game_id: str, seat: int) -> bool:
+        remote = self.remote.get(game_id)
+        if remote is not None and seat in remote[0]:
+            return True
         return any(seat in c.seats and not c.closed for c in self._rooms.get(game_id, ()))
 
     def spectators(self, game_id: str) -> int:
-        return sum(not c.seats for c in self._rooms.get(game_id, ()))
+        remote = self.remote.get(game_id)
+        here = sum(not c.seats for c in self._rooms.get(game_id, ()))
+        return here + (0 if remote is None else remote[1])
+
+    def game_ids(self) -> list[str]:
+        """The games with a client connected to this process."""
+        return list(self._rooms)
+
+    def local_presence(self, game_id: str) -> tuple[list[int], int]:
+        """The seats connected to this process, and its spectators, of one game."""
+        room = self._rooms.get(game_id, ())
+        seats = sorted({s for c in room if not c.closed for s in c.seats})
+        return seats, sum(not c.seats for c in room)
 
     def count(self) -> int:
         return sum(len(r) for r in self._rooms.values())

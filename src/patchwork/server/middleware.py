@@ -8,12 +8,17 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from typing import TYPE_CHECKING
 
+from redis.exceptions import RedisError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..i18n import N_, translator
 from .errors import scope_language
 from .ratelimit import KeyedLimiter
+
+if TYPE_CHECKING:
+    from .cluster import Cluster
 
 _WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # Reads that touch the database or replay a game: limited per client address, whichever
@@ -48,19 +53,21 @@ class GuardMiddleware:
         read_rate: float = 0.0,
         read_burst: int = 1,
         body_timeout: float = 0.0,
+        cluster: Cluster | None = None,
     ) -> None:
         self.app = app
         self.max_body = max_body_bytes
         self.limiter = KeyedLimiter(rate, burst)
         self.reads = KeyedLimiter(read_rate, read_burst)
         self.body_timeout = body_timeout
+        self.cluster = cluster  # with several processes: the buckets are shared in Redis
 
     async def _limited(self, scope: Scope, send: Send, limiter: KeyedLimiter, key: str) -> bool:
         """Whether the request was refused by ``limiter`` (and answered 429)."""
         if not limiter.enabled:
             return False
         client = scope.get("client")
-        wait = limiter.check(f"{client[0] if client else '-'} {key}")
+        wait = await self._check(limiter, f"{client[0] if client else '-'} {key}")
         if wait is None:
             return False
         t = translator(scope_language(scope))
@@ -72,6 +79,16 @@ class GuardMiddleware:
             {"retry-after": str(max(1, round(wait)))},
         )
         return True
+
+    async def _check(self, limiter: KeyedLimiter, key: str) -> float | None:
+        """The seconds to wait (None: allowed): from the shared bucket while Redis answers,
+        else from this process's own."""
+        if self.cluster is not None:
+            try:
+                return await self.cluster.take(key, limiter.rate, limiter.burst)
+            except (RedisError, OSError, TimeoutError):
+                pass
+        return limiter.check(key)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] not in _WRITES:

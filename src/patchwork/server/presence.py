@@ -56,6 +56,23 @@ class Presence:
             live.away_since[seat] = time.time()
         self.arm(live)
 
+    def refresh(self, live: LiveGame) -> None:
+        """Who is connected changed on another process: seats connected anywhere are back,
+        seats connected nowhere are away from now; announced to the clients here."""
+        now = time.time()
+        changed = False
+        for s in live.human_seats():
+            here = self.hub.seat_connected(live.id, s)
+            if here and live.away_since[s] is not None:
+                live.away_since[s] = None
+                changed = True
+            elif not here and live.away_since[s] is None:
+                live.away_since[s] = now
+                changed = True
+        if changed:
+            self.arm(live)
+        self.hub.broadcast(live.id, self.message(live))
+
     def claim_from(self, live: LiveGame, seat: int) -> float | None:
         """When the game can be claimed against ``seat`` (None while it is connected)."""
         away = live.away_since[seat]

@@ -67,7 +67,13 @@ ReviewService = Annotated[Reviews, Depends(reviews)]
 Token = Annotated[str | None, Depends(token)]
 
 
-@router.get("/healthz", response_model=Health, tags=["server"], responses=ERRORS)
+@router.get(
+    "/healthz",
+    response_model=Health,
+    response_model_exclude_none=True,
+    tags=["server"],
+    responses=ERRORS,
+)
 async def healthz(svc: Service) -> dict[str, Any]:
     """Is the server up and its database reachable?"""
     try:
@@ -77,9 +83,11 @@ async def healthz(svc: Service) -> dict[str, Any]:
     return {
         "status": "ok",
         "database": "ok",
+        "redis": None if svc.node is None else ("ok" if await svc.node.cluster.ping() else "down"),
         "games_in_memory": svc.games_in_memory(),
         "connections": svc.hub.count(),
         "version": __version__,
+        "node": None if svc.node is None else svc.node.cluster.node,
     }
 
 

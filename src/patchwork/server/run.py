@@ -120,6 +120,20 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("seconds an online game nobody joined is kept (604800: a week; 0: forever)"),
     )
     p.add_argument(
+        "--redis",
+        metavar="URL",
+        help=_(
+            "Redis URL (redis://host:6379/0): run as one of several equal servers over one "
+            "PostgreSQL database (docs/deploy.md)"
+        ),
+    )
+    p.add_argument(
+        "--redis-prefix",
+        default=DEFAULTS.redis_prefix,
+        metavar="PREFIX",
+        help=_("prefix of this service's Redis keys and channels (patchwork:)"),
+    )
+    p.add_argument(
         "--log-level",
         default="info",
         choices=["critical", "error", "warning", "info", "debug"],
@@ -158,7 +172,31 @@ def settings_from(args: argparse.Namespace) -> Settings:
         max_ws_per_address=args.max_ws_per_address,
         games_cache=args.games_cache,
         waiting_expiry=args.waiting_expiry,
+        redis_url=args.redis,
+        redis_prefix=args.redis_prefix,
     )
+
+
+def cluster_problem(settings: Settings) -> str | None:
+    """Why the server cannot start as one of several (None: it can, or it runs alone)."""
+    if settings.redis_url is None:
+        return None
+    if settings.is_sqlite:
+        return _(
+            "--redis needs a database that every server shares (PostgreSQL: --db "
+            "postgresql+psycopg://...); a SQLite file is one process's"
+        )
+    import redis
+
+    try:
+        client = redis.Redis.from_url(
+            settings.redis_url, socket_connect_timeout=3, socket_timeout=3
+        )
+        client.ping()
+        client.close()
+    except (redis.RedisError, OSError, ValueError) as e:
+        return _("cannot reach Redis at {url}: {error}").format(url=settings.redis_url, error=e)
+    return None
 
 
 GC_THRESHOLDS = (20_000, 50, 100)  # gc.set_threshold: allocations, then collections
@@ -177,6 +215,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.log_level != "debug":
         logging.getLogger("alembic").setLevel(logging.WARNING)
     settings = settings_from(args)
+    problem = cluster_problem(settings)
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 2
     app = create_app(settings)
     config = uvicorn.Config(
         app,

@@ -608,6 +608,12 @@ class Events(BaseModel):
 class Health(BaseModel):
     status: Literal["ok"]
     database: Literal["ok"]
+    redis: Literal["ok", "down"] | None = Field(
+        None, description="with several processes (--redis): whether Redis answers; else null"
+    )
+    node: str | None = Field(
+        None, description="with several processes: this process's id (its leases' holder)"
+    )
     games_in_memory: int
     connections: int
     version: str

@@ -10,13 +10,14 @@ are served one at a time (a request made against an old version is refused).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engine import IllegalMoveError, InvalidMoveError, Move, PatchworkError, State
 from ..engine.moves import parse_move
@@ -45,6 +46,9 @@ from .store import (
 )
 from .upkeep import is_idle
 from .views import history_entry
+
+if TYPE_CHECKING:
+    from .node import ClusterNode
 
 log = logging.getLogger("patchwork.server")
 
@@ -76,12 +80,19 @@ class GameService:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
         self.presence = Presence(hub, settings.grace_seconds)
+        # One of several processes over one database (--redis): see node.py.
+        self.node: ClusterNode | None = None
 
     # -- lifecycle ------------------------------------------------------------------------
 
     async def start(self) -> None:
         """Load every unfinished game, restart its clock, and resume AI turns."""
         ids = await self.store.call(self.store.unfinished)
+        if self.node is not None:
+            # The other processes may be running: whoever gets a game's lease resumes it.
+            for game_id in ids:
+                self.node.want(game_id)
+            return
         now = time.time()
         for game_id in ids:
             try:
@@ -138,6 +149,9 @@ class GameService:
                 self._finished.move_to_end(game_id)
             else:  # the most recently used last, for eviction
                 self._active[game_id] = self._active.pop(game_id)
+            if self.node is not None:  # another process may have changed it
+                async with live.lock:
+                    await self._catch_up(live)
             return live
         async with self._load_lock:
             live = self._active.get(game_id) or self._finished.get(game_id)
@@ -155,6 +169,9 @@ class GameService:
             return None
         live = LiveGame.build(*loaded)
         self.presence.start(live)
+        if self.node is not None:
+            self.hub.remote.pop(live.id, None)  # read afresh, for this copy
+            await self.node.load_presence(live)
         self._keep(live)
         return live
 
@@ -248,6 +265,10 @@ class GameService:
         try:
             await self.store.commit(writes)
         except StaleWrite:
+            if self.node is not None:  # another process moved first: ours is refused
+                raise ServerError(
+                    "stale_version", N_("the game changed elsewhere; try again")
+                ) from None
             log.error("game %s changed in the database behind this server's back", live.id)
             self._active.pop(live.id, None)
             self._finished.pop(live.id, None)
@@ -259,6 +280,8 @@ class GameService:
             ) from None
         live.data.update(fields)
         live.invalidate()
+        if self.node is not None:
+            self.node.committed(live.id, version)
         return event
 
     def _announce(self, live: LiveGame, event: EventData | None) -> None:
@@ -300,10 +323,21 @@ class GameService:
 
     def _schedule(self, live: LiveGame) -> None:
         self._cancel_clock(live)
-        if self._closing or live.data.status != "active":
+        if self._closing:
             return
         state = live.game.state
         seat = state.current_player
+        if self.node is not None:  # timed work runs where the game's lease is held
+            timed = live.data.status == "active" and seat is not None
+            timed = timed and (live.data.kind(seat) == "ai" or live.data.turn_started is not None)  # type: ignore[arg-type]
+            if not timed:
+                self.node.done(live.id)
+                return
+            if not self.node.holds(live.id):
+                self.node.want(live.id)
+                return
+        if live.data.status != "active":
+            return
         if seat is not None and live.data.kind(seat) == "ai" and live.ai_version != live.version:
             live.ai_version = live.version
             live.ai_task = self._spawn(self._ai_turn(live, live.version))
@@ -332,6 +366,8 @@ class GameService:
             return
         async with live.lock:
             try:
+                if self.node is not None:
+                    await self._catch_up(live)
                 if not await self._check_flag(live):
                     self._schedule(live)  # woke a little early
             except ServerError:  # the database is away: look again in a while
@@ -377,6 +413,15 @@ class GameService:
         if wait > 0:
             await asyncio.sleep(wait)
         async with live.lock:
+            if self.node is not None:
+                try:
+                    await self._catch_up(live)
+                except ServerError:  # the database is away: try the turn again in a while
+                    live.ai_version = -1
+                    asyncio.get_running_loop().call_later(
+                        AI_RETRY_SECONDS, lambda: self._schedule(live)
+                    )
+                    return
             if live.version != version or live.data.status != "active":
                 return  # undone, resigned, or flagged meanwhile
             state = live.game.state
@@ -680,8 +725,14 @@ class GameService:
             else:
                 conn.send(self.state_message(live, None))
             self.hub.add(conn)
+            if self.node is not None:
+                # What another process committed while this client was greeted: its
+                # announcement was not for this process yet (it had no client here).
+                await self._catch_up(live)
             if not self.presence.arrived(live, conn.seats):
                 conn.send(self.presence.message(live))
+        if self.node is not None:
+            self.node.presence_changed(live.id)
         return live
 
     def detach(self, conn: Connection) -> None:
@@ -689,3 +740,115 @@ class GameService:
         live = self._active.get(conn.game_id) or self._finished.get(conn.game_id)
         if live is not None and not self._closing:
             self.presence.left(live, conn.seats)
+        if self.node is not None and not self._closing:
+            self.node.presence_changed(conn.game_id)
+
+    # -- several processes (--redis) ------------------------------------------------------
+
+    async def catch_up(self, live: LiveGame, announced: int | None = None) -> None:
+        """Bring the game in memory up to the database (another process changed it, and
+        announced version ``announced``, when known)."""
+        async with live.lock:
+            if announced is not None and live.version >= announced:
+                return  # caught up meanwhile
+            # The database away: the next request or announcement tries again.
+            with contextlib.suppress(ServerError):
+                await self._catch_up(live, behind=announced is not None)
+
+    async def _catch_up(self, live: LiveGame, behind: bool = False) -> None:
+        """(Under the lock.) If the database holds a later version of the game than memory,
+        read what changed and tell this process's clients, in version order: one move as an
+        ``update``, more as a ``sync`` of the events missed. A process that cannot read the
+        database refuses (``unavailable``) rather than answer from its copy."""
+        try:
+            if not behind:  # (an announcement of a later version says so already)
+                stored = await self.store.call(self.store.version_of, live.id)
+                if stored is None:
+                    self.forget(live.id)
+                    raise not_found(live.id)
+                if stored <= live.version:
+                    return
+            found = await self.store.call(
+                self.store.catch_up, live.id, live.version, len(live.movers), SYNC_EVENTS
+            )
+        except ServerError:
+            raise
+        except Exception:
+            log.exception("reading game %s failed", live.id)
+            raise ServerError("unavailable", N_("the database is unavailable")) from None
+        if found is None:
+            self.forget(live.id)
+            raise not_found(live.id)
+        data, line, missed = found
+        since = live.version
+        if data.version <= since:
+            return
+        missed = [e for e in missed if e.version <= data.version]
+        if not self._push_stored(live, line, missed):  # an undo: rebuild it whole
+            loaded = await self.store.call(self.store.load, live.id)
+            if loaded is None:
+                self.forget(live.id)
+                raise not_found(live.id)
+            rebuilt = LiveGame.build(*loaded)
+            data = rebuilt.data
+            live.game, live.movers = rebuilt.game, rebuilt.movers
+        live.data = data
+        live.invalidate()
+        self._keep(live)
+        if len(missed) == 1 and missed[0].kind == "move" and len(line) == 1:
+            self.hub.broadcast(live.id, self.update_message(live, missed[0]))
+        elif missed and missed[-1].version == live.version and missed[0].version == since + 1:
+            self.hub.broadcast(
+                live.id,
+                SyncMessage(
+                    since=since,
+                    version=live.version,
+                    events=[events.validate_python(e.message()) for e in missed],
+                    server_time=round(time.time(), 3),
+                    game=live.view(),
+                ),
+            )
+        else:  # too many missed to list: the whole game
+            self.hub.broadcast(live.id, self.state_message(live, None))
+        if live.data.status == "finished":
+            self.presence.disarm(live)
+        self._schedule(live)
+
+    @staticmethod
+    def _push_stored(live: LiveGame, line: list[MoveData], missed: list[EventData]) -> bool:
+        """Play the stored moves after the copy's last one onto it; False (the copy as it
+        was) if the changes took moves back, so that it must be rebuilt."""
+        if any(e.kind == "undo" for e in missed):
+            return False
+        pushed = 0
+        try:
+            for m in line:
+                if live.game.state.current_player != m.seat:
+                    raise ValueError(f"ply {m.ply} is stored for seat {m.seat}")
+                live.game.push(parse_move(m.move))
+                live.movers.append(m.seat)
+                pushed += 1
+        except (PatchworkError, ValueError):
+            log.exception("game %s: the stored moves do not follow the copy", live.id)
+            for _ in range(pushed):
+                live.game.pop()
+                live.movers.pop()
+            return False
+        return True
+
+    async def take_over(self, game_id: str) -> None:
+        """This process got the game's lease: run what is due in it (an AI turn, a clock)."""
+        live = await self.get(game_id)
+        async with live.lock:
+            await self._catch_up(live)
+            live.ai_version = -1 if live.ai_task is None or live.ai_task.done() else live.ai_version
+            self._schedule(live)
+
+    def remote_presence(self, live: LiveGame, remote: tuple[frozenset[int], int]) -> None:
+        """Who is connected to the game on the other processes, as Redis says now."""
+        if remote != self.hub.remote.get(live.id, (frozenset(), 0)):
+            if remote[0] or remote[1]:
+                self.hub.remote[live.id] = remote
+            else:
+                self.hub.remote.pop(live.id, None)
+            self.presence.refresh(live)

@@ -304,6 +304,51 @@ class Store:
             line = [MoveData(**dict(r)) for r in rows]
         return GameData.from_row(row), line
 
+    def version_of(self, game_id: str) -> int | None:
+        """The game's stored version (None: there is no such game)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(select(games.c.version).where(games.c.id == game_id)).first()
+        return None if row is None else int(row[0])
+
+    def catch_up(
+        self, game_id: str, since: int, after_ply: int, limit: int
+    ) -> tuple[GameData, list[MoveData], list[EventData]] | None:
+        """What a process whose copy is at version ``since`` with ``after_ply`` moves lacks:
+        the row, the moves after that ply, the events after that version (at most
+        ``limit``), all read from one snapshot (PostgreSQL: repeatable read)."""
+        options = (
+            {"isolation_level": "REPEATABLE READ"}
+            if self.engine.dialect.name == "postgresql"
+            else {}
+        )
+        with self.engine.connect().execution_options(**options) as conn, conn.begin():
+            row = conn.execute(select(games).where(games.c.id == game_id)).mappings().first()
+            if row is None:
+                return None
+            rows = conn.execute(
+                select(moves)
+                .where(moves.c.game_id == game_id, moves.c.ply > after_ply)
+                .order_by(moves.c.ply)
+            ).mappings()
+            line = [MoveData(**dict(r)) for r in rows]
+            found = conn.execute(
+                select(events)
+                .where(events.c.game_id == game_id, events.c.version > since)
+                .order_by(events.c.version)
+                .limit(limit)
+            ).mappings()
+            missed = [
+                EventData(
+                    game_id=r["game_id"],
+                    version=r["version"],
+                    kind=r["kind"],
+                    data=r["data"],
+                    created_at=r["created_at"],
+                )
+                for r in found
+            ]
+        return GameData.from_row(row), line, missed
+
     def load_review(self, game_id: str) -> ReviewData | None:
         with self.engine.connect() as conn:
             row = conn.execute(select(reviews).where(reviews.c.game_id == game_id)).mappings()
