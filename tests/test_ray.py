@@ -30,6 +30,7 @@ import patchwork as pw
 from patchwork import i18n
 from patchwork.ai import GreedyAgent, Limit, RandomAgent
 from patchwork.ai.review import review
+from patchwork.parallel import open_executor
 from patchwork.report.cli import main as review_main
 from patchwork.tournament import main as tournament_main
 from patchwork.tournament import run_tournament
@@ -57,6 +58,7 @@ def _ray_processes(temp: str) -> list[str]:
 def cluster() -> Iterator[str]:
     """A local Ray of two CPUs for the module; yields its address."""
     temp = tempfile.mkdtemp(prefix="pwray-")  # short: Ray's socket paths must fit 107 bytes
+    environment = dict(os.environ)  # ray.init sets variables of its own (PYTHONBREAKPOINT)
     with pytest.MonkeyPatch.context() as env:
         # A Ray of this machine for a test: no token written to the home folder.
         env.setenv("RAY_AUTH_MODE", "disabled")
@@ -73,6 +75,8 @@ def cluster() -> Iterator[str]:
             yield ray.get_runtime_context().gcs_address
         finally:
             ray.shutdown()
+            os.environ.clear()
+            os.environ.update(environment)
             deadline = time.monotonic() + 20
             while _ray_processes(temp) and time.monotonic() < deadline:
                 time.sleep(0.2)
@@ -253,3 +257,12 @@ def test_the_commands_start_without_importing_ray() -> None:
     ]
     for text in helps:
         assert "--ray [ADDRESS]" in text and "ray://HOST:PORT" in text
+
+
+def test_an_error_in_the_work_comes_out_as_itself(cluster: str) -> None:
+    # What a worker raised, not Ray's wrapper with a remote traceback in its text.
+    with pytest.raises(pw.PatchworkError) as here:
+        pw.State.from_text("no position")
+    with open_executor(None, "local") as executor, pytest.raises(pw.PatchworkError) as there:
+        list(executor.map_unordered(pw.State.from_text, ["no position"]))
+    assert type(there.value) is type(here.value) and str(there.value) == str(here.value)
