@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import ray
 
 import patchwork as pw
 from patchwork import i18n
@@ -57,6 +56,8 @@ def _ray_processes(temp: str) -> list[str]:
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[str]:
     """A local Ray of two CPUs for the module; yields its address."""
+    import ray  # here, not at collection: the other test modules run without it loaded
+
     temp = tempfile.mkdtemp(prefix="pwray-")  # short: Ray's socket paths must fit 107 bytes
     environment = dict(os.environ)  # ray.init sets variables of its own (PYTHONBREAKPOINT)
     with pytest.MonkeyPatch.context() as env:
