@@ -24,16 +24,14 @@ Classes and accuracy (chosen so that they mean something at the table):
   curve, where a 10 % loss scores about 64), and a player's accuracy is the mean over their
   moves (a forced move, the only one legal, is left out of both).
 
-The same record, limit and seed give the same review on any number of workers: positions
+The same record, limit and seed give the same review on any number of workers (or on Ray): positions
 are searched with an iteration limit by default, each with its own seed.
 """
 
 from __future__ import annotations
 
 import math
-import multiprocessing
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
@@ -45,6 +43,7 @@ from ..engine.moves import Move
 from ..engine.record import Record
 from ..engine.state import State
 from ..i18n import N_
+from ..parallel import open_executor
 from .limit import Limit
 from .search import MCTSAgent
 
@@ -240,9 +239,9 @@ def value(state: State, limit: Limit = DEFAULT_LIMIT, seed: int = DEFAULT_SEED) 
     return Value(win0, margin0, str(result.best_move), result.exact, moves)
 
 
-def _value_text(args: tuple[str, Limit, int]) -> Value:
-    text, limit, seed = args
-    return value(State.from_text(text), limit, seed)
+def _value_job(job: tuple[int, str, Limit, int]) -> tuple[int, Value]:
+    index, text, limit, seed = job
+    return index, value(State.from_text(text), limit, seed)
 
 
 def position_seed(seed: int, index: int) -> int:
@@ -254,32 +253,27 @@ def values(
     states: Sequence[State],
     limit: Limit = DEFAULT_LIMIT,
     seed: int = DEFAULT_SEED,
-    workers: int = 1,
+    workers: int | None = 1,
     on_progress: Progress | None = None,
+    ray: str | None = None,
 ) -> list[Value]:
-    """The value of every state, in order; with ``workers > 1`` in that many processes.
-    ``on_progress`` may raise to stop early (the exception comes out of this call)."""
+    """The value of every state, in order; with ``workers > 1`` in that many processes, with
+    ``ray`` on the Ray cluster at that address (``patchwork.parallel.open_executor``; a
+    cluster that cannot be reached raises PatchworkError before any search). ``on_progress``
+    may raise to stop early (the exception comes out of this call)."""
     total = len(states)
-    jobs = [(s.to_text(), limit, position_seed(seed, i)) for i, s in enumerate(states)]
-    out: list[Value] = []
+    jobs = [(i, s.to_text(), limit, position_seed(seed, i)) for i, s in enumerate(states)]
+    if ray is None:
+        workers = min(workers or 1, total)
+    out: dict[int, Value] = {}
     if on_progress is not None:
         on_progress(0, total)
-    if workers <= 1 or total <= 1:
-        for i, state in enumerate(states):
-            out.append(value(state, limit, jobs[i][2]))
+    with open_executor(workers, ray) as executor:
+        for index, v in executor.map_unordered(_value_job, jobs):
+            out[index] = v
             if on_progress is not None:
-                on_progress(i + 1, total)
-        return out
-    ctx = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(min(workers, total), mp_context=ctx)
-    try:
-        for i, v in enumerate(pool.map(_value_text, jobs)):
-            out.append(v)
-            if on_progress is not None:
-                on_progress(i + 1, total)  # may raise to stop: the rest is then dropped
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-    return out
+                on_progress(len(out), total)  # may raise to stop: the rest is then dropped
+    return [out[i] for i in range(total)]
 
 
 # -- the review -------------------------------------------------------------------------------
@@ -349,17 +343,18 @@ def review(
     game: Game | Record,
     limit: Limit | None = None,
     seed: int = DEFAULT_SEED,
-    workers: int = 1,
+    workers: int | None = 1,
     on_progress: Progress | None = None,
     names: Sequence[str] | None = None,
+    ray: str | None = None,
 ) -> Review:
     """Review every move of ``game`` (a record is replayed first: one that does not replay
     raises its InvalidRecordError before any search); an unfinished game up to its last move.
-    ``names`` default to the record's players."""
+    ``names`` default to the record's players; ``workers`` and ``ray`` as for :func:`values`."""
     if isinstance(game, Record):
         names = names or game.players
         game = game.replay()
     names = names or ("", "")
     limit = limit or DEFAULT_LIMIT
-    vals = values(game.states, limit, seed, workers, on_progress)
+    vals = values(game.states, limit, seed, workers, on_progress, ray)
     return replace(judge(game, vals, names), limit=limit, seed=seed)

@@ -18,6 +18,7 @@ from ..ai.review import DEFAULT_LIMIT, DEFAULT_SEED, Review, review
 from ..engine import Game, PatchworkError, Record
 from ..i18n import _, error_text, fmt
 from ..options import positive_int, positive_seconds
+from ..parallel import add_ray_option
 from . import charts, html, terminal
 
 
@@ -49,9 +50,20 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )  # fmt: skip
     p.add_argument(
-        "--workers", type=positive_int, default=1, metavar="W",
-        help=_("positions searched at once, each in its own process (default 1)"),
+        "--workers", type=positive_int, metavar="W",
+        help=_(
+            "positions searched at once, each in its own process (default 1; with --ray: "
+            "one per CPU of the cluster)"
+        ),
     )  # fmt: skip
+    add_ray_option(
+        p,
+        _(
+            "search the positions on a Ray cluster: ADDRESS is auto, HOST:PORT or "
+            "ray://HOST:PORT; without one, a Ray of this machine started for the run (needs "
+            "patchwork-game[cluster])"
+        ),
+    )
     p.add_argument(
         "--seed", type=int, default=DEFAULT_SEED,
         help=_("search seed: the same record, limit and seed give the same review (default 0)"),
@@ -113,8 +125,8 @@ def show(result: Review, names: tuple[str, str], console: Console) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``patchwork review``: 0 done, 1 a file could not be written, 2 bad arguments or a record
-    that does not replay (nothing is searched or written then)."""
+    """``patchwork review``: 0 done, 1 a file could not be written, 2 bad arguments, a record
+    that does not replay or a Ray cluster that cannot be reached (nothing is written then)."""
     args_in = sys.argv[1:] if argv is None else argv
     i18n.set_language(i18n.lang_option(args_in))
     try:
@@ -137,10 +149,14 @@ def main(argv: list[str] | None = None) -> int:
     names = names_of(record)
     try:
         with _progress(sys.stderr.isatty()) as advance:
-            result = review(game, limit, args.seed, args.workers, advance, names)
+            workers = args.workers if args.ray else args.workers or 1
+            result = review(game, limit, args.seed, workers, advance, names, args.ray)
     except KeyboardInterrupt:
         print(_("interrupted"), file=sys.stderr)
         return 130
+    except PatchworkError as e:  # Ray missing, or a cluster that cannot be reached
+        print(fmt(_("patchwork review: {error}"), error=error_text(e)), file=sys.stderr)
+        return 2
     try:
         if args.png:
             _write(args.png, lambda p: charts.save_png(result, names, p))

@@ -7,15 +7,17 @@ import sys
 
 from ..ai import Limit, agent_names
 from ..engine import PatchworkError
+from ..i18n import _
 from ..options import add_rules_options, positive_int, positive_seconds, rules_from_args
+from ..parallel import add_ray_option
 from .report import print_report
 from .run import TournamentError, run_tournament
 
 EPILOG = """\
 Each pair of players (a round robin for three or more) plays --games games: every random
 circle twice, seats swapped; an odd number is rounded up. Circles and agent seeds come from
---seed, so a tournament is reproducible whatever --workers is (searches limited by time
-are the exception). Without --time or --iterations each agent thinks as long as it
+--seed, so a tournament is reproducible whatever --workers or --ray is (searches limited by
+time are the exception). Without --time or --iterations each agent thinks as long as it
 normally does (levels 3 and 4: 100 and 10,000 iterations, level 5: 5 s). Ctrl-C stops:
 the finished games are reported and written to --out.
 
@@ -47,9 +49,18 @@ def _parser() -> argparse.ArgumentParser:
         help="search iterations per move for every agent (with --time: whichever ends first)",
     )  # fmt: skip
     p.add_argument(
-        "--workers", type=positive_int, default=1, metavar="W",
-        help="games played at once, each in its own process (default 1: in this process)",
+        "--workers", type=positive_int, metavar="W",
+        help="games played at once, each in its own process (default 1: in this process; "
+        "with --ray: one per CPU of the cluster)",
     )  # fmt: skip
+    add_ray_option(
+        p,
+        _(
+            "play the games on a Ray cluster: ADDRESS is auto, HOST:PORT or ray://HOST:PORT; "
+            "without one, a Ray of this machine started for the run (needs "
+            "patchwork-game[cluster])"
+        ),
+    )
     p.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
     add_rules_options(p)
     p.add_argument("--out", metavar="FILE", help="write the results: FILE.json or FILE.csv")
@@ -82,11 +93,12 @@ def main(argv: list[str] | None = None) -> int:
             args.players,
             args.games,
             limit=limit,
-            workers=args.workers,
+            workers=args.workers if args.ray else args.workers or 1,
             seed=args.seed,
             rules=rules,
             progress=True,
             out=args.out,
+            ray=args.ray,
         )
     except TournamentError as e:
         if e.result is not None:

@@ -6,16 +6,14 @@ kept for the process's next games, any other is built for one game and closed af
 
 from __future__ import annotations
 
-import signal
 from collections.abc import Sequence
 from dataclasses import dataclass
-from multiprocessing import util as mp_util
-from multiprocessing.synchronize import Event
 from typing import Any
 
 from ..ai import Agent, Limit, get_agent
 from ..engine import Game, PatchworkError, new_game
 from ..engine.play import Played, Seat, play_out
+from ..parallel import StopFlag
 from ..protocol.agent import EngineAgent
 from .schedule import GameSpec
 
@@ -72,8 +70,8 @@ class GameResult:
 
 # Reseedable agents of this process by (player index, name), reused across games.
 _agents: dict[tuple[int, str], Agent] = {}
-# Set by the parent on Ctrl-C: worker processes give up their game at the next move.
-_stop: Event | None = None
+# Set by the run on Ctrl-C: worker processes give up their game at the next move.
+_stop: StopFlag | None = None
 
 
 def close_agent(agent: object) -> None:
@@ -118,16 +116,11 @@ def _agent_for(player: int, name: str, seed: int) -> Agent:
     return agent
 
 
-def worker_init(stop: Event) -> None:
-    """Worker processes ignore Ctrl-C (the parent handles it and sets ``stop``) and close
-    their agents when the pool shuts them down."""
+def worker_init(stop: StopFlag) -> None:
+    """A worker process (or Ray actor) gives up its game at the next move once the run sets
+    ``stop`` (on Ctrl-C); the executor ends it with ``close_agents``."""
     global _stop
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _stop = stop
-    # Finalizers run when a multiprocessing child exits (atexit handlers do not), before it
-    # waits for its own children such as an MCTS agent's pool; priority 100 runs this before
-    # the queues' own finalizers (10), which would strand that pool's shutdown.
-    mp_util.Finalize(None, close_agents, exitpriority=100)
 
 
 def play_game(spec: GameSpec) -> GameResult | None:

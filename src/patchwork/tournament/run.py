@@ -1,12 +1,11 @@
-"""Running a tournament: check the players, schedule the games, play them here or in worker
-processes with a progress bar, and stop cleanly on Ctrl-C with the games finished so far."""
+"""Running a tournament: check the players, schedule the games, play them here, in worker
+processes or on a Ray cluster (``patchwork.parallel``) with a progress bar, and stop cleanly
+on Ctrl-C with the games finished so far."""
 
 from __future__ import annotations
 
-import multiprocessing
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from rich.progress import (
 
 from ..ai import Limit
 from ..engine import PatchworkError, Rules
+from ..parallel import Executor, Hooks, open_executor
 from .files import check_out_path
 from .play import (
     EXTERNAL_PREFIX,
@@ -34,6 +34,9 @@ from .play import (
 )
 from .results import TournamentResult
 from .schedule import GameSpec, schedule
+
+# What each worker process (or Ray actor) does around its games.
+HOOKS = Hooks(start=worker_init, finish=close_agents)
 
 
 class TournamentError(PatchworkError):
@@ -75,14 +78,16 @@ def _progress(total: int, enabled: bool, result: TournamentResult) -> Iterator[C
 
 
 def _normalise(
-    agents: Sequence[str], games: int, limit: Limit | float | None, workers: int
+    agents: Sequence[str], games: int, limit: Limit | float | None, workers: int | None
 ) -> tuple[list[str], int, Limit | None]:
     names = [str(a) for a in agents]
     if len(names) < 2:
         raise PatchworkError("a tournament needs at least two players")
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise PatchworkError(f"the number of games must be a positive whole number, not {games!r}")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+    if workers is not None and (
+        isinstance(workers, bool) or not isinstance(workers, int) or workers < 1
+    ):
         raise PatchworkError(f"workers must be a positive whole number, not {workers!r}")
     if limit is not None and not isinstance(limit, Limit):
         limit = Limit(time=float(limit))
@@ -101,11 +106,12 @@ def run_tournament(
     players: Sequence[str],
     games: int,
     limit: Limit | float | None = None,
-    workers: int = 1,
+    workers: int | None = 1,
     seed: int = 0,
     rules: Rules | None = None,
     progress: bool = True,
     out: str | Path | None = None,
+    ray: str | None = None,
 ) -> TournamentResult:
     """Play a round robin of ``games`` games per pair (an odd number is rounded up, so every
     circle is played from both seats) and return the results.
@@ -114,17 +120,26 @@ def run_tournament(
     stops early: the result keeps the finished games and has ``interrupted`` set. ``out``
     (.json or .csv) is written at the end either way. Raises PatchworkError for bad input
     and TournamentError (with the partial result) when an agent fails.
+
+    ``workers`` games are played at once, each in its own process (1: in this one). ``ray``
+    plays them on the Ray cluster at that address instead (``local``: a Ray of this machine
+    started for the run; ``auto``, ``HOST:PORT``, ``ray://HOST:PORT``), at most ``workers``
+    at once (None: one per CPU there); a cluster that cannot be reached raises
+    PatchworkError before any game.
     """
     agents, games, limit = _normalise(players, games, limit, workers)
     rules = Rules() if rules is None else rules
     if out is not None:
         check_out_path(out)
     specs = schedule(agents, games, seed, rules, limit)
+    if ray is None:
+        workers = min(workers or 1, len(specs))
+    executor = open_executor(workers, ray, HOOKS)
     result = TournamentResult(
         agents=agents,
         games_per_pair=games,
         limit=limit,
-        workers=workers,
+        workers=min(executor.workers, len(specs)),
         seed=seed,
         rules=rules,
         planned=len(specs),
@@ -139,12 +154,7 @@ def run_tournament(
             advance()
 
         try:
-            if workers == 1:
-                _run_here(specs, done)
-            else:
-                result.interrupted = _run_pool(specs, min(workers, len(specs)), done)
-        except KeyboardInterrupt:
-            result.interrupted = True
+            result.interrupted = _play_all(executor, specs, done)
         except Exception as e:  # an agent's bug ends the run, not the results
             error = str(e) if isinstance(e, PatchworkError) else f"{type(e).__name__}: {e}"
             cause = e
@@ -160,49 +170,16 @@ def run_tournament(
     return result
 
 
-def _run_here(specs: Sequence[GameSpec], done: Callable[[GameResult], None]) -> None:
+def _play_all(
+    executor: Executor, specs: Sequence[GameSpec], done: Callable[[GameResult], None]
+) -> bool:
+    """Play every game with ``executor`` (closed at the end); True when stopped by Ctrl-C.
+    Games under way when it is pressed give up at their next move; queued ones never start."""
     try:
-        for spec in specs:
-            game = play_game(spec)
-            if game is not None:
-                done(game)
-    finally:
-        close_agents()
-
-
-def _run_pool(specs: Sequence[GameSpec], workers: int, done: Callable[[GameResult], None]) -> bool:
-    """Play in ``workers`` spawned processes; True when stopped by Ctrl-C."""
-    ctx = multiprocessing.get_context("spawn")
-    stop = ctx.Event()
-    pool = ProcessPoolExecutor(workers, mp_context=ctx, initializer=worker_init, initargs=(stop,))
-    pending: dict[Future[GameResult | None], GameSpec] = {}
-    interrupted = False
-    try:
-        pending = {pool.submit(play_game, spec): spec for spec in specs}
-        while pending:
-            finished, _ = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
-            for f in finished:
-                del pending[f]
-                game = f.result()
-                if game is not None:
+        with executor:
+            for game in executor.map_unordered(play_game, specs):
+                if game is not None:  # None: stopped during the game
                     done(game)
     except KeyboardInterrupt:
-        interrupted = True
-    finally:
-        # Games under way give up at their next move; queued ones never start.
-        stop.set()
-        for f in pending:
-            f.cancel()
-        try:
-            pool.shutdown(wait=True, cancel_futures=True)
-        except KeyboardInterrupt:
-            interrupted = True
-            pool.shutdown(wait=False, cancel_futures=True)
-    if interrupted:
-        # Keep games that finished while we were stopping.
-        for f in pending:
-            if f.done() and not f.cancelled() and f.exception() is None:
-                game = f.result()
-                if game is not None:
-                    done(game)
-    return interrupted
+        return True
+    return False
