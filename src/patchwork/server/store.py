@@ -331,22 +331,7 @@ class Store:
                 .order_by(moves.c.ply)
             ).mappings()
             line = [MoveData(**dict(r)) for r in rows]
-            found = conn.execute(
-                select(events)
-                .where(events.c.game_id == game_id, events.c.version > since)
-                .order_by(events.c.version)
-                .limit(limit)
-            ).mappings()
-            missed = [
-                EventData(
-                    game_id=r["game_id"],
-                    version=r["version"],
-                    kind=r["kind"],
-                    data=r["data"],
-                    created_at=r["created_at"],
-                )
-                for r in found
-            ]
+            missed = _events_after(conn, game_id, since, limit)
         return GameData.from_row(row), line, missed
 
     def load_review(self, game_id: str) -> ReviewData | None:
@@ -363,22 +348,7 @@ class Store:
     def events_since(self, game_id: str, version: int, limit: int) -> list[EventData]:
         """The events after ``version`` (at most ``limit``), oldest first."""
         with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(events)
-                .where(events.c.game_id == game_id, events.c.version > version)
-                .order_by(events.c.version)
-                .limit(limit)
-            ).mappings()
-            return [
-                EventData(
-                    game_id=r["game_id"],
-                    version=r["version"],
-                    kind=r["kind"],
-                    data=r["data"],
-                    created_at=r["created_at"],
-                )
-                for r in rows
-            ]
+            return _events_after(conn, game_id, version, limit)
 
     def waiting_since(self, before: dt.datetime) -> list[str]:
         """The games still waiting for a second player, unchanged since ``before``."""
@@ -408,3 +378,23 @@ class Store:
             if status is not None:
                 q = q.where(games.c.status == status)
             return [GameData.from_row(r) for r in conn.execute(q).mappings()]
+
+
+def _events_after(conn: Connection, game_id: str, version: int, limit: int) -> list[EventData]:
+    """A game's events after ``version`` (at most ``limit``), oldest first."""
+    rows = conn.execute(
+        select(events)
+        .where(events.c.game_id == game_id, events.c.version > version)
+        .order_by(events.c.version)
+        .limit(limit)
+    ).mappings()
+    return [
+        EventData(
+            game_id=r["game_id"],
+            version=r["version"],
+            kind=r["kind"],
+            data=r["data"],
+            created_at=r["created_at"],
+        )
+        for r in rows
+    ]
