@@ -142,6 +142,7 @@ def test_get_agent_with_settings() -> None:
     assert agent.default_limit == Limit(iterations=2000)
     assert not agent.exact_endgame
     assert get_agent("mcts@time=0.5").default_limit == Limit(time=0.5)
+    assert get_agent("mcts@endgame_spaces=16").endgame_spaces == 16  # type: ignore[attr-defined]
     # Keyword options given in code win over the spec's.
     assert get_agent("mcts@workers=2", workers=1).workers == 1
 

@@ -167,7 +167,7 @@ def test_ctrl_c_stops_a_tournament_on_a_cluster_joined_by_address(
         else:
             raise AssertionError(f"no games came back: {seen[-2000:]!r}")
         os.killpg(os.getpgid(pid), signal.SIGINT)
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 150  # generous: a busy CI machine stops Ray slowly
         status = None
         while time.monotonic() < deadline:
             if select.select([fd], [], [], 0.2)[0]:
@@ -178,7 +178,8 @@ def test_ctrl_c_stops_a_tournament_on_a_cluster_joined_by_address(
                 break
         else:
             os.kill(pid, signal.SIGKILL)
-            raise AssertionError("the command did not stop after Ctrl-C")
+            shown = seen[-1500:].decode("utf-8", "replace")
+            raise AssertionError(f"the command did not stop after Ctrl-C; it wrote: {shown}")
     finally:
         os.close(fd)
     assert os.waitstatus_to_exitcode(status) == 130

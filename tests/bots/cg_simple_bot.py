@@ -268,9 +268,8 @@ def main() -> int:
             if choice:
                 break
         if choice is None or rng.random() < 0.15:
-            print("SKIP", flush=True)
-            if turn == args.two_lines_at:
-                print("SKIP", flush=True)
+            # Two lines written at once, so that both reach the host before its next input.
+            print("SKIP\nSKIP" if turn == args.two_lines_at else "SKIP", flush=True)
         else:
             pid, x, y, f, r, shape = choice
             place(new_board, shape, x, y)
@@ -278,9 +277,8 @@ def main() -> int:
             stats["plays"] += 1
             if args.odd_spelling:  # the same orientation as the arena reads it
                 f, r = (1, r - 4) if f == 0 and r else (f, r + 8) if f else (2, 0)
-            print(f"PLAY {pid} {x} {y} {f} {r}", flush=True)
-            if turn == args.two_lines_at:
-                print("SKIP", flush=True)
+            extra = "\nSKIP" if turn == args.two_lines_at else ""
+            print(f"PLAY {pid} {x} {y} {f} {r}{extra}", flush=True)
         expected_me = new_board
 
 

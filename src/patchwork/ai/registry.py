@@ -40,6 +40,7 @@ SPEC_OPTIONS: dict[str, Callable[[str], Any]] = {
     "iterations": int,
     "workers": int,
     "exact_endgame": lambda text: _flag(text),
+    "endgame_spaces": int,
     "reuse": lambda text: _flag(text),
     "noise": float,
 }

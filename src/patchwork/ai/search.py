@@ -190,6 +190,7 @@ class MCTSAgent:
         reuse: bool = True,
         exact_endgame: bool = True,
         endgame_budget: int = 300_000,
+        endgame_spaces: int = endgame.ENDGAME_SPACES,
         name: str = "mcts",
         worlds: int = 8,
     ) -> None:
@@ -201,6 +202,7 @@ class MCTSAgent:
         self.reuse = reuse
         self.exact_endgame = exact_endgame
         self.endgame_budget = endgame_budget
+        self.endgame_spaces = endgame_spaces  # the exact search is tried this near the end
         self._seed = np.random.SeedSequence(seed).generate_state(1)[0] if seed is not None else None
         self._searches = 0
         self._tree: mcts.Tree | None = None
@@ -264,7 +266,11 @@ class MCTSAgent:
         codes = state.legal_move_codes()
         if state.rules.solo is not None:
             return self._solo_search(state, limit, on_info, seed, codes, start)
-        solved = endgame.solve_state(state, self.endgame_budget) if self.exact_endgame else None
+        solved = (
+            endgame.solve_state(state, self.endgame_budget, self.endgame_spaces)
+            if self.exact_endgame
+            else None
+        )
         if solved is not None and not candidates:
             return _exact_result(player, solved, time.perf_counter() - start)
         tree = self._prepare_tree(state, limit)
