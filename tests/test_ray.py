@@ -154,6 +154,8 @@ def test_ctrl_c_stops_a_tournament_on_a_cluster_joined_by_address(
     command += ["--games", "4000", "--ray", cluster, "--out", str(path)]
     pid, fd = pty.fork()
     if pid == 0:  # pragma: no cover - the child
+        # A terminal's program starts with Ctrl-C live; an ignored SIGINT would be inherited.
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
         os.execv(sys.executable, command)
     seen = b""
     try:
