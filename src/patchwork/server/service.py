@@ -713,15 +713,7 @@ class GameService:
             )
             if last_version is not None and 0 <= live.version - last_version <= SYNC_EVENTS:
                 missed = await self.events_since(live, last_version)
-                conn.send(
-                    SyncMessage(
-                        since=last_version,
-                        version=live.version,
-                        events=[events.validate_python(e.message()) for e in missed],
-                        server_time=round(time.time(), 3),
-                        game=live.view(),
-                    )
-                )
+                conn.send(sync_message(live, last_version, missed))
             else:
                 conn.send(self.state_message(live, None))
             self.hub.add(conn)
@@ -798,16 +790,7 @@ class GameService:
         if len(missed) == 1 and missed[0].kind == "move" and len(line) == 1:
             self.hub.broadcast(live.id, self.update_message(live, missed[0]))
         elif missed and missed[-1].version == live.version and missed[0].version == since + 1:
-            self.hub.broadcast(
-                live.id,
-                SyncMessage(
-                    since=since,
-                    version=live.version,
-                    events=[events.validate_python(e.message()) for e in missed],
-                    server_time=round(time.time(), 3),
-                    game=live.view(),
-                ),
-            )
+            self.hub.broadcast(live.id, sync_message(live, since, missed))
         else:  # too many missed to list: the whole game
             self.hub.broadcast(live.id, self.state_message(live, None))
         if live.data.status == "finished":
@@ -852,3 +835,14 @@ class GameService:
             else:
                 self.hub.remote.pop(live.id, None)
             self.presence.refresh(live)
+
+
+def sync_message(live: LiveGame, since: int, missed: list[EventData]) -> SyncMessage:
+    """The events after version ``since`` and the game as it is now, in one message."""
+    return SyncMessage(
+        since=since,
+        version=live.version,
+        events=[events.validate_python(e.message()) for e in missed],
+        server_time=round(time.time(), 3),
+        game=live.view(),
+    )

@@ -226,7 +226,7 @@ def automa_turn_view(turn: pwautoma.Turn) -> AutomaTurnView:
     )
 
 
-def public_text(state: State) -> str | None:
+def public_text(state: State) -> str:
     """The position text as the person sees it: a solo game's leaves Automa's deck out (D6)."""
     return state.to_text(public=True)
 
