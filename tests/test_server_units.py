@@ -13,7 +13,7 @@ from patchwork.engine.data import INCOME_SPACES
 from patchwork.server import clocks
 from patchwork.server.creation import new_game_data, rematch_data
 from patchwork.server.errors import ServerError
-from patchwork.server.live import LiveGame, token_hash
+from patchwork.server.live import GUEST, Caller, LiveGame, token_hash
 from patchwork.server.ratelimit import KeyedLimiter, TokenBucket
 from patchwork.server.run import build_parser, settings_from
 from patchwork.server.schemas import CreateGame
@@ -95,8 +95,12 @@ def test_new_games_are_checked_by_the_engine() -> None:
     assert again.parent_id == local.data.id and again.first_player == 1
     assert again.seat0_token == local.data.seat0_token
     live = LiveGame.build(again, [])
-    assert live.seats_of(local.token) == frozenset({0, 1})
-    assert live.seats_of("nope") == frozenset() and live.seats_of(None) == frozenset()
+    assert live.seats_of(Caller(local.token)) == frozenset({0, 1})
+    assert live.seats_of(Caller("nope")) == frozenset() and live.seats_of(GUEST) == frozenset()
+    # A seat bound to an account is that account's, with or without the token.
+    live.data.seat1_user = "u1"
+    assert live.seats_of(Caller(user_id="u1")) == frozenset({1})
+    assert live.seats_of(Caller("nope", "u2")) == frozenset()
 
 
 def test_messages_are_checked_before_use() -> None:

@@ -8,24 +8,24 @@ from typing import TYPE_CHECKING, Any
 from ..engine import State
 from ..i18n import N_
 from .errors import ServerError
-from .live import LiveGame
+from .live import Caller, LiveGame
 from .schemas import Analysis, Hint
 
 if TYPE_CHECKING:
     from .service import GameService
 
 
-def _human_seat(svc: GameService, live: LiveGame, token: str | None) -> int:
-    seats = svc.seats(live, token)
+def _human_seat(svc: GameService, live: LiveGame, caller: Caller) -> int:
+    seats = svc.seats(live, caller)
     if live.data.mode not in ("ai", "solo"):
         raise ServerError("not_allowed", N_("hints and analysis are for games against the AI"))
     return min(seats)
 
 
-async def hint(svc: GameService, game_id: str, token: str | None) -> Hint:
+async def hint(svc: GameService, game_id: str, caller: Caller) -> Hint:
     live = await svc.get(game_id)
     async with live.lock:  # the stored position, not a move on its way to the database
-        seat = _human_seat(svc, live, token)
+        seat = _human_seat(svc, live, caller)
         svc.require_active(live)
         state = live.game.state
         if state.current_player != seat:
@@ -41,10 +41,10 @@ async def hint(svc: GameService, game_id: str, token: str | None) -> Hint:
     )
 
 
-async def analysis(svc: GameService, game_id: str, token: str | None, ply: int | None) -> Analysis:
+async def analysis(svc: GameService, game_id: str, caller: Caller, ply: int | None) -> Analysis:
     live = await svc.get(game_id)
     async with live.lock:  # the stored game, not a move on its way to the database
-        _human_seat(svc, live, token)
+        _human_seat(svc, live, caller)
         version = live.version
         moves = live.game.moves
     ply = len(moves) if ply is None else ply

@@ -13,6 +13,7 @@ from collections import defaultdict
 
 from starlette.websockets import WebSocket
 
+from .live import GUEST, Caller
 from .messages import Message, encode
 from .ratelimit import TokenBucket
 
@@ -31,10 +32,10 @@ class Connection:
         game_id: str,
         seats: frozenset[int],
         bucket: TokenBucket,
-        token: str | None = None,
+        caller: Caller = GUEST,
     ) -> None:
         self.websocket = websocket
-        self.token = token
+        self.caller = caller
         self.game_id = game_id
         self.seats = seats
         self.bucket = bucket

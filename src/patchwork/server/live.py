@@ -19,6 +19,21 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who asks (auth.py tells): a seat's secret token, a signed-in account, both or neither.
+    A caller plays the seats whose token it holds and the seats bound to its account."""
+
+    token: str | None = None
+    user_id: str | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.token) or self.user_id is not None
+
+
+GUEST = Caller()
+
+
 def rules_of(edition: str, rotation: bool, flip: bool, solo: dict[str, object] | None) -> Rules:
     """The engine's rules of a stored game (the solo part without its seed)."""
     automa = None
@@ -72,15 +87,18 @@ class LiveGame:
     def version(self) -> int:
         return self.data.version
 
-    def seats_of(self, token: str | None) -> frozenset[int]:
-        """The seats ``token`` may play (both for a game at one screen, none if unknown)."""
-        if not token:
-            return frozenset()
-        h = token_hash(token)
+    def seats_of(self, caller: Caller) -> frozenset[int]:
+        """The seats ``caller`` may play (both for a game at one screen, none if unknown)."""
+        h = None if not caller.token else token_hash(caller.token)
         return frozenset(
             s
             for s in (0, 1)
-            if (stored := self.data.token_hash(s)) is not None and hmac.compare_digest(stored, h)
+            if (
+                h is not None
+                and (stored := self.data.token_hash(s)) is not None
+                and hmac.compare_digest(stored, h)
+            )
+            or (caller.user_id is not None and self.data.user(s) == caller.user_id)
         )
 
     def human_seats(self) -> list[int]:

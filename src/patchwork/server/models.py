@@ -1,9 +1,11 @@
 """The database schema (SQLAlchemy Core tables) and the plain records read from it.
 
-Four tables: ``games`` (one row per game: setup, seats, clock, result, version), ``moves``
-(the moves of the game's current line; an undo deletes rows), ``events`` (every change,
-numbered by the game's version, kept while the game is: what a reconnecting client missed)
-and ``reviews`` (a finished game's review, computed once: the search settings and the JSON).
+Games: ``games`` (one row per game: setup, seats, clock, result, version), ``moves`` (the
+moves of the game's current line; an undo deletes rows), ``events`` (every change, numbered
+by the game's version, kept while the game is: what a reconnecting client missed) and
+``reviews`` (a finished game's review, computed once: the search settings and the JSON).
+Accounts (docs/accounts.md): ``users``, their ``sessions``, ``rating_history`` (one row per
+rated game and player) and the lobby's ``seeks``.
 Changes to these tables need a migration in ``migrations/versions``.
 """
 
@@ -76,7 +78,85 @@ games = Table(
     Column("scores", JSON, nullable=True),
     Column("rematch_offer", Integer, nullable=True),
     Column("rematch_id", ID, nullable=True),
+    # Accounts: the account each seat is bound to (null: a guest, an AI, Automa), whether the
+    # game counts for the rating, and once it was rated, each seat's change (the mark that it
+    # was rated: docs/accounts.md).
+    Column("seat0_user", ID, ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
+    Column("seat1_user", ID, ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
+    Column("rated", Boolean, nullable=False, default=False),
+    Column("ratings", JSON, nullable=True),
     Index("ix_games_status", "status"),
+    Index("ix_games_seat0_user", "seat0_user"),
+    Index("ix_games_seat1_user", "seat1_user"),
+)
+
+users = Table(
+    "users",
+    metadata,
+    Column("id", ID, primary_key=True),
+    Column("name", String(20), nullable=False),
+    # The look-alike key (names.py): unique, so "Ann", "ANN" and "Am" with "rn" are one name.
+    Column("name_key", String(20), nullable=False, unique=True),
+    Column("password_hash", String(200), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("rating", Double, nullable=False),
+    Column("rd", Double, nullable=False),
+    Column("volatility", Double, nullable=False),
+    Column("people_games", Integer, nullable=False),
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("token_hash", TOKEN, primary_key=True),
+    Column("user_id", ID, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("kind", String(8), nullable=False),  # "cookie" or "api"
+    Column("csrf_hash", TOKEN, nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Index("ix_sessions_user_id", "user_id"),
+)
+
+rating_history = Table(
+    "rating_history",
+    metadata,
+    Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True),
+    Column("user_id", ID, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("game_id", ID, ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("rating_before", Double, nullable=False),
+    Column("rd_before", Double, nullable=False),
+    Column("rating", Double, nullable=False),
+    Column("rd", Double, nullable=False),
+    Column("volatility", Double, nullable=False),
+    Column("opponent_name", String(64), nullable=False),
+    Column("opponent_user", ID, ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
+    Column("opponent_rating", Double, nullable=False),
+    Column("score", Double, nullable=False),
+    UniqueConstraint("user_id", "game_id", name="uq_rating_history_user_game"),
+    Index("ix_rating_history_user_id", "user_id"),
+)
+
+seeks = Table(
+    "seeks",
+    metadata,
+    Column("id", ID, primary_key=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    # Who made it: an account, or a guest's lobby connection (the hash of its secret).
+    Column("user_id", ID, ForeignKey("users.id", ondelete="CASCADE"), nullable=True),
+    Column("guest_hash", TOKEN, nullable=True),
+    Column("name", String(64), nullable=False),
+    Column("rating", Double, nullable=True),
+    Column("quick", Boolean, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("edition", String(16), nullable=False),
+    Column("rotation", Boolean, nullable=False),
+    Column("flip", Boolean, nullable=False),
+    Column("clock", JSON, nullable=True),
+    Column("rating_min", Integer, nullable=True),
+    Column("rating_max", Integer, nullable=True),
+    Column("node", String(32), nullable=True),  # the process holding its creator's connection
 )
 
 moves = Table(
@@ -158,6 +238,10 @@ class GameData:
     scores: list[int] | None = None
     rematch_offer: int | None = None
     rematch_id: str | None = None
+    seat0_user: str | None = None
+    seat1_user: str | None = None
+    rated: bool = False
+    ratings: list[dict[str, Any] | None] | None = None
 
     @classmethod
     def from_row(cls, row: Any) -> GameData:
@@ -184,6 +268,10 @@ class GameData:
 
     def token_hash(self, seat: int) -> str | None:
         return self.seat0_token if seat == 0 else self.seat1_token
+
+    def user(self, seat: int) -> str | None:
+        """The account seat ``seat`` is bound to (None: none)."""
+        return self.seat0_user if seat == 0 else self.seat1_user
 
     def remaining(self) -> list[int] | None:
         if self.remaining0 is None or self.remaining1 is None:

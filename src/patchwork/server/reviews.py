@@ -23,7 +23,7 @@ from ..ai.review import DEFAULT_SEED, Review, Value, judge, position_seed
 from ..engine import Game, Move, Record
 from ..i18n import N_
 from .errors import ServerError
-from .live import LiveGame
+from .live import Caller, LiveGame
 from .messages import ErrorMessage, ReviewMessage, ReviewProgressMessage
 from .models import ReviewData, utcnow
 from .reading import record
@@ -108,7 +108,7 @@ class Reviews:
             return self._running(live.id, job)
         return ReviewStatus(game_id=live.id, state="none", done=0, total=0, review=None)
 
-    async def request(self, game_id: str, token: str | None) -> ReviewStatus:
+    async def request(self, game_id: str, caller: Caller) -> ReviewStatus:
         """Start the review of a game (or join the one under way, or serve the one made)."""
         live = await self.svc.get(game_id)
         view = await self._ready(live)
@@ -117,7 +117,7 @@ class Reviews:
         async with live.lock:  # the stored game, not a move on its way to the database
             finished = live.data.status == "finished"
             if not finished:
-                self._may_review_in_play(live, token)
+                self._may_review_in_play(live, caller)
             view = self._kept_for(live)
             if view is not None:  # finished meanwhile
                 return _done(live.id, view)
@@ -132,13 +132,13 @@ class Reviews:
             job.task = asyncio.get_running_loop().create_task(self._run(live.id, job, rec))
         return self._running(live.id, job)
 
-    def _may_review_in_play(self, live: LiveGame, token: str | None) -> None:
+    def _may_review_in_play(self, live: LiveGame, caller: Caller) -> None:
         if live.data.mode not in ("ai", "solo"):  # against the AI or Automa: no one to help
             raise ServerError(
                 "not_allowed",
                 N_("a game between people is reviewed once it is over (no help during play)"),
             )
-        seats = self.svc.seats(live, token)
+        seats = self.svc.seats(live, caller)
         if not any(live.data.kind(s) == "human" for s in seats):
             raise ServerError("bad_token", N_("that token plays no seat of this game"))
 

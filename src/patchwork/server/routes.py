@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from .. import __version__
 from ..i18n import N_
 from . import assist, reading
+from .auth import Who
 from .errors import ServerError, request_language
 from .limits import MAX_COUNT
 from .reviews import Reviews
@@ -39,7 +39,6 @@ from .service import GameService
 from .views import meta_view
 
 router = APIRouter()
-_bearer = HTTPBearer(auto_error=False, description="a seat's secret token")
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorResponse} for code in (400, 401, 403, 404, 409, 413, 422, 429, 503)
@@ -51,12 +50,6 @@ def service(request: Request) -> GameService:
     return svc
 
 
-def token(
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-) -> str | None:
-    return None if credentials is None else credentials.credentials
-
-
 def reviews(request: Request) -> Reviews:
     found: Reviews = request.app.state.reviews
     return found
@@ -64,7 +57,6 @@ def reviews(request: Request) -> Reviews:
 
 Service = Annotated[GameService, Depends(service)]
 ReviewService = Annotated[Reviews, Depends(reviews)]
-Token = Annotated[str | None, Depends(token)]
 
 
 @router.get(
@@ -129,9 +121,9 @@ async def join_game(game_id: str, body: JoinGame, svc: Service) -> Joined:
 @router.post(
     "/api/games/{game_id}/moves", response_model=ActionResult, tags=["play"], responses=ERRORS
 )
-async def post_move(game_id: str, body: MoveIn, svc: Service, tok: Token) -> ActionResult:
+async def post_move(game_id: str, body: MoveIn, svc: Service, who: Who) -> ActionResult:
     """Play a move in the notation; ``version`` is the version you chose it in."""
-    live = await svc.move(game_id, tok, body.move, body.version)
+    live = await svc.move(game_id, who, body.move, body.version)
     return ActionResult(version=live.version, game=live.view())
 
 
@@ -139,27 +131,27 @@ async def post_move(game_id: str, body: MoveIn, svc: Service, tok: Token) -> Act
     "/api/games/{game_id}/undo", response_model=ActionResult, tags=["play"], responses=ERRORS
 )
 async def post_undo(
-    game_id: str, svc: Service, tok: Token, body: VersionIn | None = None
+    game_id: str, svc: Service, who: Who, body: VersionIn | None = None
 ) -> ActionResult:
     """Take back your last move (and the AI's answers): against the AI or at one screen."""
-    live = await svc.undo(game_id, tok, None if body is None else body.version)
+    live = await svc.undo(game_id, who, None if body is None else body.version)
     return ActionResult(version=live.version, game=live.view())
 
 
 @router.post(
     "/api/games/{game_id}/resign", response_model=ActionResult, tags=["play"], responses=ERRORS
 )
-async def post_resign(game_id: str, svc: Service, tok: Token) -> ActionResult:
-    live = await svc.resign(game_id, tok)
+async def post_resign(game_id: str, svc: Service, who: Who) -> ActionResult:
+    live = await svc.resign(game_id, who)
     return ActionResult(version=live.version, game=live.view())
 
 
 @router.post(
     "/api/games/{game_id}/claim", response_model=ActionResult, tags=["play"], responses=ERRORS
 )
-async def post_claim(game_id: str, svc: Service, tok: Token) -> ActionResult:
+async def post_claim(game_id: str, svc: Service, who: Who) -> ActionResult:
     """Win an online game whose opponent stayed away longer than the grace period."""
-    live = await svc.claim(game_id, tok)
+    live = await svc.claim(game_id, who)
     return ActionResult(version=live.version, game=live.view())
 
 
@@ -170,28 +162,28 @@ async def post_claim(game_id: str, svc: Service, tok: Token) -> ActionResult:
     responses=ERRORS,
 )
 async def post_rematch(
-    game_id: str, svc: Service, tok: Token, body: RematchIn | None = None
+    game_id: str, svc: Service, who: Who, body: RematchIn | None = None
 ) -> RematchResult:
     """Offer, accept or decline a rematch; the new game keeps both players' tokens."""
     action = "offer" if body is None else body.action
-    live, new_id = await svc.rematch(game_id, tok, action)
+    live, new_id = await svc.rematch(game_id, who, action)
     return RematchResult(game_id=new_id, offered_by=live.data.rematch_offer, game=live.view())
 
 
 @router.post("/api/games/{game_id}/hint", response_model=Hint, tags=["ai"], responses=ERRORS)
-async def post_hint(game_id: str, svc: Service, tok: Token) -> Hint:
+async def post_hint(game_id: str, svc: Service, who: Who) -> Hint:
     """The AI's suggestion for your turn (games against the AI)."""
-    return await assist.hint(svc, game_id, tok)
+    return await assist.hint(svc, game_id, who)
 
 
 @router.post(
     "/api/games/{game_id}/analysis", response_model=Analysis, tags=["ai"], responses=ERRORS
 )
 async def post_analysis(
-    game_id: str, svc: Service, tok: Token, body: AnalysisIn | None = None
+    game_id: str, svc: Service, who: Who, body: AnalysisIn | None = None
 ) -> Analysis:
     """What the searcher thinks of the position after ``ply`` moves (default: now)."""
-    return await assist.analysis(svc, game_id, tok, None if body is None else body.ply)
+    return await assist.analysis(svc, game_id, who, None if body is None else body.ply)
 
 
 @router.post(
@@ -201,12 +193,12 @@ async def post_analysis(
     responses={**ERRORS, 202: {"model": ReviewStatus, "description": "the review is running"}},
 )
 async def post_review(
-    game_id: str, revs: ReviewService, tok: Token, response: Response
+    game_id: str, revs: ReviewService, who: Who, response: Response
 ) -> ReviewStatus:
     """Review every move of the game (200 with the review once made, else 202 and how far
     it has got; the websocket brings its progress and the result). Any finished game; a
     game in progress only against the AI, with the human seat's token, up to its last move."""
-    status = await revs.request(game_id, tok)
+    status = await revs.request(game_id, who)
     if status.state != "done":
         response.status_code = 202
     return status

@@ -29,7 +29,7 @@ from .config import Settings
 from .creation import new_game_data, rematch_data, seat_name
 from .errors import ServerError, not_found
 from .hub import Connection, Hub
-from .live import LiveGame, token_hash
+from .live import Caller, LiveGame, token_hash
 from .messages import StateMessage, SyncMessage, UpdateMessage, Welcome, events
 from .models import EventData, MoveData, utcnow
 from .presence import Presence
@@ -215,10 +215,10 @@ class GameService:
     # -- authorisation --------------------------------------------------------------------
 
     @staticmethod
-    def seats(live: LiveGame, token: str | None) -> frozenset[int]:
-        if not token:
+    def seats(live: LiveGame, caller: Caller) -> frozenset[int]:
+        if not caller:
             raise ServerError("missing_token", N_("this needs the secret token of a seat"))
-        seats = live.seats_of(token)
+        seats = live.seats_of(caller)
         if not seats:
             raise ServerError("bad_token", N_("that token plays no seat of this game"))
         return seats
@@ -507,10 +507,10 @@ class GameService:
 
     # -- playing --------------------------------------------------------------------------
 
-    async def move(self, game_id: str, token: str | None, text: str, version: int) -> LiveGame:
+    async def move(self, game_id: str, caller: Caller, text: str, version: int) -> LiveGame:
         live = await self.get(game_id)
         async with live.lock:
-            seats = self.seats(live, token)
+            seats = self.seats(live, caller)
             self.require_active(live)
             state = live.game.state
             seat = state.current_player
@@ -570,10 +570,10 @@ class GameService:
             live, "move", {"ply": ply, "seat": seat, "move": str(move)}, fields, [AddMoves([row])]
         )
 
-    async def undo(self, game_id: str, token: str | None, version: int | None) -> LiveGame:
+    async def undo(self, game_id: str, caller: Caller, version: int | None) -> LiveGame:
         live = await self.get(game_id)
         async with live.lock:
-            seats = self.seats(live, token)
+            seats = self.seats(live, caller)
             if live.data.mode == "online":
                 raise ServerError("not_allowed", N_("moves are taken back only against the AI"))
             self.require_active(live)
@@ -600,10 +600,10 @@ class GameService:
             self._announce(live, event)
         return live
 
-    async def resign(self, game_id: str, token: str | None) -> LiveGame:
+    async def resign(self, game_id: str, caller: Caller) -> LiveGame:
         live = await self.get(game_id)
         async with live.lock:
-            seats = self.seats(live, token)
+            seats = self.seats(live, caller)
             self.require_active(live)
             to_move = live.game.state.current_player
             seat = to_move if len(seats) == 2 and to_move is not None else min(seats)
@@ -612,10 +612,10 @@ class GameService:
             self._announce(live, event)
         return live
 
-    async def claim(self, game_id: str, token: str | None) -> LiveGame:
+    async def claim(self, game_id: str, caller: Caller) -> LiveGame:
         live = await self.get(game_id)
         async with live.lock:
-            seats = self.seats(live, token)
+            seats = self.seats(live, caller)
             if live.data.mode != "online":
                 raise ServerError("not_allowed", N_("only an online game can be claimed"))
             self.require_active(live)
@@ -637,11 +637,11 @@ class GameService:
         return live
 
     async def rematch(
-        self, game_id: str, token: str | None, action: str
+        self, game_id: str, caller: Caller, action: str
     ) -> tuple[LiveGame, str | None]:
         live = await self.get(game_id)
         async with live.lock:
-            seats = self.seats(live, token)
+            seats = self.seats(live, caller)
             data = live.data
             if data.status != "finished":
                 raise ServerError("game_not_over", N_("a rematch can be had once the game is over"))

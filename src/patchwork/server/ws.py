@@ -23,6 +23,7 @@ from ..i18n import N_, supported
 from . import assist
 from .errors import ServerError, request_language
 from .hub import Connection
+from .live import Caller
 from .messages import Ack, AnalysisMessage, ErrorMessage, HintMessage, Message, Pong, encode
 from .ratelimit import ConnectionCount, TokenBucket
 from .schemas import (
@@ -159,14 +160,15 @@ async def _game_socket(websocket: WebSocket, game_id: str, lang: str) -> None:
     if greeting is None:
         return
     hello, lang = greeting
-    seats = live.seats_of(hello.token) if hello.token else frozenset()
+    who = Caller(token=hello.token)
+    seats = live.seats_of(who)
     if hello.token and not seats:
         err = ServerError("bad_token", N_("that token plays no seat of this game"))
         await websocket.send_text(encode(error_message(err, hello.id, lang)))
         await websocket.close(CLOSE_BAD_TOKEN, "bad token")
         return
     bucket = TokenBucket(settings.ws_rate, settings.ws_burst)
-    conn = Connection(websocket, live.id, seats, bucket, hello.token)
+    conn = Connection(websocket, live.id, seats, bucket, who)
     writer = asyncio.create_task(conn.writer())
     try:
         await svc.attach(conn, hello.last_version)
@@ -263,7 +265,7 @@ async def _serve(svc: GameService, conn: Connection, lang: str) -> None:
 
 async def _dispatch(svc: GameService, conn: Connection, msg: Any, ref: Any) -> Message | None:
     game_id = conn.game_id
-    token = conn.token
+    who = conn.caller
     if isinstance(msg, HelloMsg):
         raise ServerError("invalid_message", N_("hello is sent once, first"))
     plays = isinstance(msg, MoveMsg | UndoMsg | RematchMsg | AnalysisMsg) or (
@@ -272,16 +274,16 @@ async def _dispatch(svc: GameService, conn: Connection, msg: Any, ref: Any) -> M
     if plays and not conn.seats:
         raise ServerError("read_only", N_("spectators watch: connect with a seat's token to play"))
     if isinstance(msg, MoveMsg):
-        live = await svc.move(game_id, token, msg.move, msg.version)
+        live = await svc.move(game_id, who, msg.move, msg.version)
         return Ack(of="move", version=live.version, ref=ref)
     if isinstance(msg, UndoMsg):
-        live = await svc.undo(game_id, token, msg.version)
+        live = await svc.undo(game_id, who, msg.version)
         return Ack(of="undo", version=live.version, ref=ref)
     if isinstance(msg, RematchMsg):
-        live, new_id = await svc.rematch(game_id, token, msg.action)
+        live, new_id = await svc.rematch(game_id, who, msg.action)
         return Ack(of="rematch", version=live.version, game_id=new_id, ref=ref)
     if isinstance(msg, AnalysisMsg):
-        analysis = await assist.analysis(svc, game_id, token, msg.ply)
+        analysis = await assist.analysis(svc, game_id, who, msg.ply)
         return AnalysisMessage(**dict(analysis), ref=ref)
     assert isinstance(msg, SimpleMsg)
     if msg.type == "ping":
@@ -292,9 +294,9 @@ async def _dispatch(svc: GameService, conn: Connection, msg: Any, ref: Any) -> M
             conn.send(svc.state_message(live, None))
         return None
     if msg.type == "resign":
-        live = await svc.resign(game_id, token)
+        live = await svc.resign(game_id, who)
         return Ack(of="resign", version=live.version, ref=ref)
     if msg.type == "claim":
-        live = await svc.claim(game_id, token)
+        live = await svc.claim(game_id, who)
         return Ack(of="claim", version=live.version, ref=ref)
-    return HintMessage(**dict(await assist.hint(svc, game_id, token)), ref=ref)
+    return HintMessage(**dict(await assist.hint(svc, game_id, who)), ref=ref)
