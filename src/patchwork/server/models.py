@@ -280,6 +280,30 @@ class GameData:
 
 
 @dataclass(frozen=True)
+class UserData:
+    """One row of ``users`` (field names are the column names)."""
+
+    id: str
+    name: str
+    name_key: str
+    password_hash: str
+    created_at: dt.datetime
+    rating: float = 1500.0
+    rd: float = 350.0
+    volatility: float = 0.06
+    people_games: int = 0
+
+    @classmethod
+    def from_row(cls, row: Any) -> UserData:
+        d = dict(row)
+        d["created_at"] = as_utc(d["created_at"])
+        return cls(**d)
+
+    def to_row(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass(frozen=True)
 class MoveData:
     game_id: str
     ply: int
