@@ -9,8 +9,10 @@ from typing import Annotated
 
 from fastapi import Depends
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.requests import HTTPConnection
 
 from .live import Caller
+from .models import UserData
 
 _bearer = HTTPBearer(auto_error=False, description="a seat's secret token")
 
@@ -22,3 +24,9 @@ async def caller(
 
 
 Who = Annotated[Caller, Depends(caller)]
+
+
+async def signed_in(conn: HTTPConnection) -> UserData | None:
+    """The account a request or websocket is signed in to (its session cookie, or an
+    account's bearer token), or None for a guest. Accounts: see accounts.py."""
+    return None

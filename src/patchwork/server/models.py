@@ -157,6 +157,9 @@ seeks = Table(
     Column("rating_min", Integer, nullable=True),
     Column("rating_max", Integer, nullable=True),
     Column("node", String(32), nullable=True),  # the process holding its creator's connection
+    # Once accepted: the game it started (kept a little while, so that a creator whose
+    # process missed the announcement still finds its game).
+    Column("game_id", ID, nullable=True),
 )
 
 moves = Table(

@@ -99,6 +99,7 @@ def upgrade() -> None:
         sa.Column("rating_min", sa.Integer(), nullable=True),
         sa.Column("rating_max", sa.Integer(), nullable=True),
         sa.Column("node", sa.String(32), nullable=True),
+        sa.Column("game_id", ID, nullable=True),
         sa.ForeignKeyConstraint(
             ["user_id"], ["users.id"], name="fk_seeks_user_id_users", ondelete="CASCADE"
         ),
