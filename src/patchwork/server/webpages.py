@@ -1,4 +1,5 @@
-"""The browser client: the single page at ``/`` and ``/play/{id}``, and its static files.
+"""The browser client: the single page at ``/``, ``/play/{id}`` and the account, lobby and
+player pages, and its static files.
 
 The client is plain HTML, CSS and JavaScript modules in ``web/`` (no build step). Every page
 URL answers the same ``index.html``; the scripts read the game id from the path and an
@@ -43,6 +44,17 @@ async def home() -> FileResponse:
 
 @router.get("/play/{game_id}")
 async def play(game_id: str) -> FileResponse:
+    return _index()
+
+
+# The pages of accounts, the lobby and ratings (docs/accounts.md, docs/web.md): the same
+# page, which reads the path.
+for _path in ("/signin", "/signup", "/account", "/lobby", "/leaderboard", "/me/games"):
+    router.add_api_route(_path, _index, methods=["GET"])
+
+
+@router.get("/players/{name}")
+async def player(name: str) -> FileResponse:
     return _index()
 
 

@@ -13,21 +13,35 @@ export class ApiError extends Error {
   }
 }
 
+// The signed-in session's CSRF token (from the Account JSON: sign-in, sign-up, GET
+// /api/account/me at boot). It is kept in memory only, never in storage; a request that changes
+// something carries it as X-CSRF-Token, since the session cookie goes along by itself.
+let csrfToken = null;
+
+export function setCsrfToken(token) {
+  csrfToken = token || null;
+}
+
+const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
+
 async function request(method, path, body, token) {
   // The server's messages (errors above all) come in the page's language.
   const headers = { accept: "application/json", "accept-language": currentLanguage() };
   if (body !== undefined) headers["content-type"] = "application/json";
   if (token) headers.authorization = `Bearer ${token}`;
+  if (csrfToken && !SAFE.has(method)) headers["x-csrf-token"] = csrfToken;
   let response;
   try {
     response = await fetch(path, {
       method,
       headers,
+      credentials: "same-origin",
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (e) {
     throw new ApiError("network", String(e && e.message ? e.message : e));
   }
+  if (response.status === 204) return null;
   let data = null;
   try {
     data = await response.json();
@@ -56,4 +70,14 @@ export const api = {
   review: (id, token) => request("POST", `/api/games/${encodeURIComponent(id)}/review`, undefined, token),
   reviewStatus: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/review`),
   recent: (limit = 10) => request("GET", `/api/games?limit=${limit}`),
+  // Accounts (docs/accounts.md): the session is the HttpOnly cookie the server sets.
+  me: () => request("GET", "/api/account/me"),
+  signUp: (name, password) => request("POST", "/api/account/signup", { name, password }),
+  signIn: (name, password) => request("POST", "/api/account/signin", { name, password }),
+  signOut: () => request("POST", "/api/account/signout"),
+  changePassword: (old, password) => request("POST", "/api/account/password", { old, new: password }),
+  deleteAccount: (password) => request("DELETE", "/api/account", { password }),
+  myGames: (status) => request("GET", `/api/account/games?status=${encodeURIComponent(status)}`),
+  player: (name) => request("GET", `/api/players/${encodeURIComponent(name)}`),
+  leaderboard: (limit = 50) => request("GET", `/api/leaderboard?limit=${limit}`),
 };

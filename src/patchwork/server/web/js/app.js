@@ -1,15 +1,20 @@
-// The page: loads the language and the fixed game facts, then shows the screen the path
-// asks for: `/` the start screen, `/play/{id}` a game (`?replay=1`: its replay). Links
-// marked data-link change screens without reloading the page.
+// The page: loads the language, the fixed game facts and who is signed in, then shows the
+// screen the path asks for: `/` the start screen, `/play/{id}` a game (`?replay=1`: its
+// replay), the account pages (`/signin`, `/signup`, `/account`), `/lobby`, `/players/{name}`,
+// `/leaderboard` and `/me/games`. Links marked data-link change screens without reloading.
 
 import { api } from "./api.js";
-import { _, availableLanguages, loadLanguage, preferredLanguage, saveLanguage } from "./i18n.js";
+import { currentAccount, onAccount, ratingText, refreshAccount, signOut } from "./account.js";
+import { renderAccount, renderSignIn, renderSignUp } from "./accountpages.js";
+import { LobbyScreen } from "./lobby.js";
+import { renderLeaderboard, renderMyGames, renderProfile } from "./players.js";
+import { _, fmt, availableLanguages, loadLanguage, preferredLanguage, saveLanguage } from "./i18n.js";
 import { GameScreen } from "./game.js";
 import { ReplayScreen } from "./replay.js";
 import { renderStart } from "./start.js";
 import { installDefs } from "./svg.js";
 import { setBoardSize } from "./shapes.js";
-import { h, setupLiveRegions, fatal, errorText } from "./ui.js";
+import { h, setupLiveRegions, fatal, errorText, toast } from "./ui.js";
 
 // The text of index.html's <noscript>, listed here so that it is extracted for translation.
 export const NOSCRIPT = () => _("Patchwork needs JavaScript to be switched on.");
@@ -30,15 +35,77 @@ function header() {
   return h("header", { class: "site-head" }, [
     h("a", { href: "/", class: "brand", "data-link": "1" }, [
       h("span", { class: "brand-mark", "aria-hidden": "true" }),
-      h("span", { text: _("Patchwork") }),
+      h("span", { class: "brand-name", text: _("Patchwork") }),
     ]),
-    h("nav", { class: "head-links" }, [
+    h("nav", { class: "head-links", "aria-label": _("Site") }, [
       // The rules in the page's language, in a new tab so a game in progress stays open.
       h("a", { class: "howto-link", href: `/howto/${document.documentElement.lang || "en"}`,
         target: "_blank", rel: "noopener", text: _("How to play") }),
+      accountLinks(),
       h("label", { class: "lang" }, [h("span", { class: "visually-hidden", text: _("Language") }), select]),
     ]),
   ]);
+}
+
+// A guest: "Sign in" and "Sign up" (coming back here afterwards). Signed in: their name and
+// rating, opening a menu of the account's pages.
+function accountLinks() {
+  const me = currentAccount();
+  const here = location.pathname + location.search;
+  const back = /^\/(signin|signup|account)\b/.test(location.pathname) ? "" : `?next=${encodeURIComponent(here)}`;
+  if (!me) {
+    return h("div", { class: "head-account guest" }, [
+      h("a", { class: "head-link", id: "head-signin", href: `/signin${back}`, "data-link": "1", text: _("Sign in") }),
+      h("a", { class: "head-link signup", id: "head-signup", href: `/signup${back}`, "data-link": "1", text: _("Sign up") }),
+    ]);
+  }
+  const item = (href, text, id) => h("li", {}, [h("a", { href, id, "data-link": "1", text })]);
+  const menu = h("details", { class: "head-account menu", id: "account-menu" }, [
+    h("summary", { id: "head-me", "aria-label": fmt(_("{name}, rating {rating}: your account"),
+      { name: me.name, rating: ratingText(me.rating, me.provisional) }) }, [
+      h("span", { class: "me-name", dir: "ltr", text: me.name }),
+      h("span", { class: "me-rating", id: "head-rating", text: ratingText(me.rating, me.provisional) }),
+    ]),
+    h("ul", { class: "menu-list" }, [
+      item("/lobby", _("Lobby"), "menu-lobby"),
+      item("/me/games", _("My games"), "menu-games"),
+      item(`/players/${encodeURIComponent(me.name)}`, _("Profile"), "menu-profile"),
+      item("/leaderboard", _("Leaderboard"), "menu-leaderboard"),
+      item("/account", _("Account"), "menu-account"),
+      h("li", {}, [h("button", { type: "button", class: "link-button", id: "sign-out",
+        onclick: async () => {
+          try {
+            await signOut();
+            toast(_("You are signed out."), "info", 3000);
+          } catch (err) {
+            toast(errorText(err), "error");
+          }
+          navigate("/");
+        } }, [_("Sign out")])]),
+    ]),
+  ]);
+  // A choice closes the menu; so do Escape and a click elsewhere.
+  menu.addEventListener("click", (e) => {
+    if (e.target.closest("a, button")) menu.open = false;
+  });
+  menu.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && menu.open) {
+      menu.open = false;
+      menu.querySelector("summary").focus();
+    }
+  });
+  return menu;
+}
+
+document.addEventListener("click", (e) => {
+  const menu = document.getElementById("account-menu");
+  if (menu && menu.open && !menu.contains(e.target)) menu.open = false;
+});
+
+// The header again (after signing in or out, or a rating change), leaving the screen be.
+function refreshHeader() {
+  const old = document.querySelector(".site-head");
+  if (old) old.replaceWith(header());
 }
 
 function navigate(path) {
@@ -59,10 +126,36 @@ async function show() {
     header(),
     main,
   );
+  const path = location.pathname.replace(/\/+$/, "") || "/";
+  const ctx = { meta, navigate };
+  const player = /^\/players\/([^/]+)$/.exec(path);
+  const pages = {
+    "/signin": () => renderSignIn(main, ctx),
+    "/signup": () => renderSignUp(main, ctx),
+    "/account": () => renderAccount(main, ctx),
+    "/leaderboard": () => renderLeaderboard(main, ctx),
+    "/me/games": () => renderMyGames(main, ctx),
+  };
+  if (pages[path]) {
+    document.title = _("Patchwork");
+    await pages[path]();
+    return;
+  }
+  if (path === "/lobby") {
+    document.title = fmt(_("{page} – Patchwork"), { page: _("Lobby") });
+    screen = new LobbyScreen(main, ctx);
+    await screen.start();
+    return;
+  }
+  if (player) {
+    document.title = _("Patchwork");
+    await renderProfile(main, { ...ctx, name: decodeURIComponent(player[1]) });
+    return;
+  }
   const match = /^\/play\/([A-Za-z0-9_-]+)\/?$/.exec(location.pathname);
   if (!match) {
     document.title = _("Patchwork");
-    renderStart(main, { meta, navigate });
+    renderStart(main, ctx);
     return;
   }
   const id = match[1];
@@ -96,6 +189,8 @@ async function boot() {
   }
   setBoardSize(meta.board_size);
   installDefs(meta.patches.length);
+  await refreshAccount();
+  onAccount(() => refreshHeader());
   await show();
 }
 

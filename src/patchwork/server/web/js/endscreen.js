@@ -6,6 +6,43 @@ import { clearNotices, h } from "./ui.js";
 import { icon } from "./icons.js";
 import { QuiltView, piecesBySeat } from "./quilt.js";
 import { automaPanel, automaScoreTable } from "./automa.js";
+import { ratingNum, ratingText } from "./account.js";
+
+// A rated game: each account's rating before and after, and the change; "rating…" until
+// the server has rated the game (a moment after its end).
+function ratingChanges(g, screen) {
+  if (!g.rated) return null;
+  const seats = [0, 1].filter((s) => g.seats[s].account || (g.ratings && g.ratings[s]));
+  if (!seats.length) return null;
+  const items = seats.map((seat) => {
+    const r = g.ratings ? g.ratings[seat] : null;
+    let body;
+    if (!r) {
+      body = [h("span", { class: "muted rating-pending", text: _("rating…") })];
+    } else {
+      const change = Math.round(r.after) - Math.round(r.before);
+      const sign = change > 0 ? `+${num(change)}` : change < 0 ? `−${num(-change)}` : num(0);
+      // Before → after reads left to right in every language (the arrow says which way).
+      body = [h("span", { class: "rating-move", dir: "ltr" }, [
+        h("span", { class: "rating-before", text: ratingNum(r.before) }),
+        h("span", { class: "arrow", text: " → " }),
+        h("strong", { class: "rating-after", text: ratingText(r.after, r.provisional) }),
+        " ",
+        h("span", { class: "rating-change" + (change > 0 ? " up" : change < 0 ? " down" : ""),
+          text: `(${sign})` }),
+      ])];
+    }
+    return h("li", { "data-seat": String(seat), "data-rating-after": r ? String(Math.round(r.after)) : null,
+      "data-rating-change": r ? String(Math.round(r.after) - Math.round(r.before)) : null }, [
+      h("span", { class: "who", text: screen.plainName(seat) }), " ", ...body,
+    ]);
+  });
+  return h("section", { class: "rating-changes", id: "rating-changes", "aria-live": "polite",
+    "aria-labelledby": "rating-changes-title" }, [
+    h("h3", { id: "rating-changes-title", text: _("Ratings") }),
+    h("ul", {}, items),
+  ]);
+}
 
 function termination(g, screen) {
   const r = g.result;
@@ -116,6 +153,7 @@ export function renderEnd(screen, slot) {
       icon("star", { cls: "burst" })]),
     ...notes,
     h("div", { class: "end-quilts" + (solo ? " solo" : "") }, quilts),
+    ratingChanges(g, screen),
     table,
     solo ? automaScoreTable(g) : null,
     h("div", { class: "actions" }, actions),

@@ -18,6 +18,7 @@ import { movePatch } from "./shapes.js";
 import { renderEnd } from "./endscreen.js";
 import { legend, renderCircle } from "./circle.js";
 import { AUTOMA, automaPanel, turnLines, turnShort } from "./automa.js";
+import { ratingText, refreshAccount } from "./account.js";
 
 // A touch screen without a mouse: instructions speak of fingers, not of keys.
 export function touchScreen() {
@@ -65,6 +66,7 @@ export class GameScreen {
 
   destroy() {
     clearInterval(this.tick);
+    clearTimeout(this.ratingsTimer);
     window.removeEventListener("online", this.onOnline);
     this.placement.destroy();
     if (this.socket) this.socket.close();
@@ -172,6 +174,10 @@ export class GameScreen {
         this.presence = msg;
         this.renderPlayers();
         break;
+      case "rated":
+        // A rated game's rating changes, a moment after its end (docs/accounts.md).
+        if (msg.ratings && this.store.game) this.store.set({ ...this.store.game, ratings: msg.ratings });
+        break;
       case "error":
         if (msg.ref === undefined) toast(errorText(msg), "error");
         break;
@@ -223,6 +229,7 @@ export class GameScreen {
   // -- what changed ---------------------------------------------------------------------------
 
   changed(game, previous) {
+    this.watchRatings(game, previous);
     if (previous && previous.id === game.id) this.tellChanges(game, previous);
     else if (game.history.length) this.showLastMove(game.history[game.history.length - 1]);
     else this.els.lastMove.replaceChildren();
@@ -230,11 +237,56 @@ export class GameScreen {
     this.render();
   }
 
+  // A rated game is rated a moment after it ends: the ratings come as a `rated` message or
+  // a newer view; should neither come, the page asks for the game again now and then. The
+  // header's rating follows once they are in.
+  watchRatings(game, previous) {
+    clearTimeout(this.ratingsTimer);
+    const waiting = game.rated && game.status === "finished" && !game.ratings;
+    if (waiting) {
+      this.ratingsTries = (this.ratingsTries || 0) + 1;
+      if (this.ratingsTries <= 10) {
+        this.ratingsTimer = setTimeout(async () => {
+          try {
+            const fresh = await api.game(this.id);
+            const g = this.store.game;
+            if (g && fresh.ratings && !g.ratings) this.store.set({ ...g, ratings: fresh.ratings });
+            else if (g && !g.ratings) this.watchRatings(g, g);
+          } catch {
+            // the socket's next message will do
+          }
+        }, 1500 * this.ratingsTries);
+      }
+    }
+    const mineRated = this.seats.some((s) => game.seats[s] && game.seats[s].account);
+    if (game.ratings && !(previous && previous.ratings) && mineRated && previous) refreshAccount();
+  }
+
   name(seat) {
     const g = this.store.game;
     const mine = this.seats.includes(seat) && this.store.game.mode !== "local";
     const n = g ? this.plainName(seat) : String(seat + 1);
     return mine ? fmt(_("{name} (you)"), { name: n }) : n;
+  }
+
+  // A seat bound to an account: its name links to the player's profile.
+  nameTag(seat) {
+    const info = this.store.game.seats[seat];
+    if (!info.account) return this.name(seat);
+    const mine = this.seats.includes(seat) && this.store.game.mode !== "local";
+    const link = h("a", { class: "player-link", href: `/players/${encodeURIComponent(info.name)}`,
+      "data-link": "1", dir: "ltr", text: info.name });
+    if (!mine) return link;
+    // "{name} (you)" in the page's language, the name a link.
+    const [before, after = ""] = _("{name} (you)").split("{name}");
+    return h("span", {}, [before, link, after]);
+  }
+
+  // The seat's rating where the view gives it (a seat bound to an account).
+  ratingTag(seat) {
+    const info = this.store.game.seats[seat];
+    if (!info.account || info.rating === null || info.rating === undefined) return null;
+    return h("span", { class: "tag seat-rating", text: ratingText(info.rating, info.provisional) });
   }
 
   // Names as every front end gives them: a person by the name they gave, else "Player N" by
@@ -491,11 +543,18 @@ export class GameScreen {
         onclick: () => this.confirmAdvance() },
       [fmt(ngettext("Advance: +{n} button", "Advance: +{n} buttons", g.advance.buttons), {})]));
     }
-    if (mine && (g.mode === "ai" || g.mode === "solo") && active !== null) {
-      buttons.push(h("button", { type: "button", id: "hint", onclick: () => this.hint() }, [_("Hint")]));
-    }
-    if (mine && g.undo_available) {
-      buttons.push(h("button", { type: "button", id: "undo", onclick: () => this.undo() }, [_("Undo")]));
+    if (g.rated) {
+      // A rated game counts for the rating: no undo, hints or analysis while it runs.
+      buttons.push(h("span", { class: "tag rated", id: "rated-tag",
+        title: g.status === "active" ? _("No undo or hints in a rated game.") : null },
+      [g.status === "active" && mine ? _("Rated: no undo or hints") : _("Rated game")]));
+    } else {
+      if (mine && (g.mode === "ai" || g.mode === "solo") && active !== null) {
+        buttons.push(h("button", { type: "button", id: "hint", onclick: () => this.hint() }, [_("Hint")]));
+      }
+      if (mine && g.undo_available) {
+        buttons.push(h("button", { type: "button", id: "undo", onclick: () => this.undo() }, [_("Undo")]));
+      }
     }
     if (mine && g.status === "active") {
       buttons.push(h("button", { type: "button", id: "resign", class: "quiet",
@@ -608,7 +667,8 @@ export class GameScreen {
       box.replaceChildren(
         h("header", { class: "player-head" }, [
           seatToken(seat),
-          h("h2", { class: "player-name", text: this.name(seat) }),
+          h("h2", { class: "player-name" }, [this.nameTag(seat)]),
+          this.ratingTag(seat),
           seatInfo.kind === "ai" ? h("span", { class: "tag", text: _("the computer") }) : null,
           moving ? h("span", { class: "tag turn-tag", text: _("to move") }) : null,
           away ? h("span", { class: "tag away", text: _("away") }) : null,

@@ -6,6 +6,7 @@ import { _, fmt, num } from "./i18n.js";
 import { saveSeat, loadPrefs, savePrefs } from "./store.js";
 import { h, toast, errorText } from "./ui.js";
 import { levelLine, levelName } from "./automa.js";
+import { currentAccount, ratingText } from "./account.js";
 
 function radioGroup(name, legend, options, checked) {
   return h("fieldset", { class: `choice ${name}` }, [
@@ -56,7 +57,17 @@ export function renderStart(root, { meta, navigate }) {
     { value: "tactical", title: _("Tactical deck"), detail: _("Shows Automa's next budget") },
   ], prefs.deck || "normal");
   const level = radioGroup("level", _("Computer strength"), levels, String(prefs.level || 2));
-  const name = h("label", { class: "field" }, [
+  // Signed in: a game against the computer may count for the rating (no undo or hints then).
+  const me = currentAccount();
+  const rated = me ? h("label", { class: "check rated-choice" }, [
+    h("input", { type: "checkbox", name: "rated", id: "rated", checked: Boolean(prefs.rated) }),
+    h("span", { class: "option-body" }, [
+      h("span", { class: "option-title", text: _("Rated") }),
+      h("span", { class: "option-detail", text: _("Counts for your rating: no undo or hints while it runs.") }),
+    ]),
+  ]) : null;
+  // Signed in, your seat carries your account's name.
+  const name = h("label", { class: "field", hidden: Boolean(me) }, [
     h("span", { text: _("Your name") }),
     h("input", { name: "name", maxlength: 40, autocomplete: "nickname",
       value: prefs.name || "", placeholder: fmt(_("Player {n}"), { n: 1 }) }),
@@ -93,17 +104,18 @@ export function renderStart(root, { meta, navigate }) {
   ], prefs.clock || "none");
   const submit = h("button", { type: "submit", class: "primary big", id: "start-game",
     text: _("Start the game") });
-  form.append(
+  form.append(...[
     h("h2", { text: _("New game") }),
-    mode, level, soloLevel, deck, h("div", { class: "names" }, [name, other]), first,
+    mode, level, rated, soloLevel, deck, h("div", { class: "names" }, [name, other]), first,
     h("details", { class: "more" }, [h("summary", { text: _("Rules and clock") }), edition, house,
       clock]),
     submit,
-  );
+  ].filter(Boolean));
 
   const sync = () => {
     const m = value(form, "mode");
     level.hidden = m !== "ai";
+    if (rated) rated.hidden = m !== "ai";
     other.hidden = m !== "local";
     soloLevel.hidden = m !== "solo";
     deck.hidden = m !== "solo";
@@ -120,7 +132,7 @@ export function renderStart(root, { meta, navigate }) {
     const body = {
       mode: m,
       // No name: the server names the seat ("Player 1", "Player 2"), as the terminal app does.
-      name: form.elements.name.value.trim() || undefined,
+      name: me ? undefined : form.elements.name.value.trim() || undefined,
       rules: {
         edition: value(form, "edition"),
         rotation: form.elements.rotation.checked,
@@ -128,6 +140,7 @@ export function renderStart(root, { meta, navigate }) {
       },
     };
     if (m === "ai") body.level = Number(value(form, "level"));
+    if (m === "ai" && rated && form.elements.rated.checked) body.rated = true;
     if (m === "solo") {
       body.rules.solo = { level: Number(value(form, "solo_level")), deck: value(form, "deck") };
     }
@@ -145,7 +158,7 @@ export function renderStart(root, { meta, navigate }) {
     }
     savePrefs({ mode: m, level: body.level, name: body.name, opponentName: body.opponent_name,
       first: firstChoice, edition: body.rules.edition, rotation: body.rules.rotation,
-      flip: body.rules.flip, clock: clockChoice,
+      flip: body.rules.flip, clock: clockChoice, rated: body.rated === true,
       soloLevel: body.rules.solo ? body.rules.solo.level : undefined,
       deck: body.rules.solo ? body.rules.solo.deck : undefined });
     submit.disabled = true;
@@ -186,6 +199,17 @@ export function renderStart(root, { meta, navigate }) {
     h("h1", { text: _("Patchwork") }),
     h("p", { class: "lede", text: _("Sew the finest quilt: buy patches with buttons and time, fill your board, and end with more buttons than your opponent.") }),
   ]);
-  root.replaceChildren(h("div", { class: "start" }, [intro, form, recent]));
+  // The lobby: people to play, for guests (casual games) and accounts (rated ones too).
+  const lobby = h("section", { class: "card lobby-card", "aria-labelledby": "lobby-card-title" }, [
+    h("div", {}, [
+      h("h2", { id: "lobby-card-title", text: _("Play someone new") }),
+      h("p", { class: "muted", text: me
+        ? fmt(_("Meet other players in the lobby. You play as {name} ({rating})."),
+          { name: me.name, rating: ratingText(me.rating, me.provisional) })
+        : _("Meet other players in the lobby. Sign in to play rated games.") }),
+    ]),
+    h("a", { class: "button primary", id: "lobby-link", href: "/lobby", "data-link": "1", text: _("Go to the lobby") }),
+  ]);
+  root.replaceChildren(h("div", { class: "start" }, [intro, form, lobby, recent]));
   form.querySelector('[name="mode"]:checked').focus({ preventScroll: true });
 }

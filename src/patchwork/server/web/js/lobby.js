@@ -1,0 +1,362 @@
+// The lobby (`/lobby`): the live list of open challenges from the `/ws/lobby` websocket
+// (docs/accounts.md), a form to create one, "Play someone now" (quick pairing), Accept
+// buttons, and your own challenge with Cancel. A challenge lives while its creator's lobby
+// connection does: leaving this page takes yours away. When a game starts for you (`paired`)
+// its seat token is saved as the start screen saves it and the page goes to the game.
+
+import { currentAccount, ratingNum, ratingText } from "./account.js";
+import { pageTitle } from "./accountpages.js";
+import { _, currentLanguage, fmt, ngettext } from "./i18n.js";
+import { saveSeat, loadPrefs, savePrefs } from "./store.js";
+import { errorText, h, toast } from "./ui.js";
+
+const MAX_BACKOFF_MS = 5000;
+
+// The words for a challenge's clock: "10 min + 5 s", "3 days a move", "no clock".
+export function clockText(clock) {
+  if (!clock) return _("No clock");
+  if (clock.kind === "correspondence") {
+    return fmt(ngettext("{n} day a move", "{n} days a move", clock.days), {});
+  }
+  const initial = clock.initial ?? (clock.initial_ms ?? 0) / 1000;
+  const increment = clock.increment ?? (clock.increment_ms ?? 0) / 1000;
+  const minutes = initial / 60;
+  return fmt(_("{minutes} min + {seconds} s"), { minutes: Number.isInteger(minutes) ? minutes : Number(minutes.toFixed(1)), seconds: increment });
+}
+
+export function rulesText(rules) {
+  const r = rules || {};
+  const parts = [r.edition === "original" ? _("Original (2014)") : _("Revised")];
+  if (r.rotation === false) parts.push(_("no turning"));
+  if (r.flip === false) parts.push(_("no flipping"));
+  return parts.join(", ");
+}
+
+function seekRules(seek) {
+  return seek.rules || { edition: seek.edition, rotation: seek.rotation, flip: seek.flip };
+}
+
+export class LobbyScreen {
+  constructor(root, { navigate }) {
+    this.root = root;
+    this.navigate = navigate;
+    this.seeks = [];
+    this.mine = new Set(); // the ids of the challenges this page made
+    this.you = null;
+    this.ws = null;
+    this.closed = false;
+    this.attempt = 0;
+    this.timer = null;
+    this.nextId = 1;
+    this.pending = new Map();
+  }
+
+  destroy() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    clearInterval(this.pinger);
+    if (this.ws) this.ws.close();
+  }
+
+  async start() {
+    pageTitle(_("Lobby"));
+    this.layout();
+    this.connect();
+    // Proxies drop quiet connections: a ping now and then keeps this one (and your seek) alive.
+    this.pinger = setInterval(() => this.send({ type: "ping" }), 25000);
+  }
+
+  // -- the websocket ---------------------------------------------------------------------------
+
+  connect() {
+    if (this.closed) return;
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${scheme}//${location.host}/ws/lobby`);
+    this.ws = ws;
+    this.setConnection(this.attempt ? "reconnecting" : "connecting");
+    ws.onopen = () => ws.send(JSON.stringify({ type: "hello", lang: currentLanguage() }));
+    ws.onmessage = (event) => {
+      let msg;
+      try {
+        msg = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.onMessage(msg);
+    };
+    ws.onclose = () => {
+      if (this.ws !== ws || this.closed) return;
+      // The server forgot our challenges with the connection.
+      this.mine.clear();
+      this.waitingQuick = false;
+      this.setConnection("offline");
+      const delay = Math.min(MAX_BACKOFF_MS, 500 * 2 ** this.attempt) * (0.75 + Math.random() / 2);
+      this.attempt += 1;
+      this.timer = setTimeout(() => this.connect(), delay);
+    };
+  }
+
+  send(message) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(message));
+    return true;
+  }
+
+  onMessage(msg) {
+    switch (msg.type) {
+      case "welcome":
+        this.attempt = 0;
+        this.you = msg.you || null;
+        this.setConnection("online");
+        this.setSeeks(msg.seeks || []);
+        break;
+      case "seeks":
+        this.setSeeks(msg.seeks || []);
+        break;
+      case "ack":
+        if (msg.seek_id) this.mine.add(msg.seek_id);
+        if (msg.seek && msg.seek.id) this.mine.add(msg.seek.id);
+        this.renderSeeks();
+        break;
+      case "paired":
+        this.paired(msg);
+        break;
+      case "error":
+        this.waitingQuick = false;
+        this.say(errorText(msg), "error");
+        this.renderSeeks();
+        break;
+      default:
+        break;
+    }
+  }
+
+  paired(msg) {
+    if (this.closed) return;
+    saveSeat(msg.game_id, msg.token, msg.seat);
+    toast(_("An opponent is found: the game begins."), "good", 4000);
+    this.navigate(`/play/${msg.game_id}`);
+  }
+
+  isMine(seek) {
+    if (seek.mine === true || seek.yours === true || this.mine.has(seek.id)) return true;
+    const me = currentAccount();
+    return Boolean(me && seek.name && seek.name === me.name && seek.user !== false);
+  }
+
+  setSeeks(seeks) {
+    this.seeks = seeks;
+    // A challenge of ours that is gone (accepted, expired) is not ours to cancel any more.
+    const ids = new Set(seeks.map((s) => s.id));
+    for (const id of [...this.mine]) if (!ids.has(id)) this.mine.delete(id);
+    this.renderSeeks();
+  }
+
+  // -- the page --------------------------------------------------------------------------------
+
+  setConnection(status) {
+    if (!this.els) return;
+    const words = {
+      connecting: _("Connecting…"),
+      reconnecting: _("Reconnecting…"),
+      online: _("Connected"),
+      offline: _("Connection lost: reconnecting…"),
+    };
+    this.els.connection.textContent = words[status] || "";
+    this.els.connection.dataset.status = status;
+  }
+
+  say(text, kind = "info") {
+    this.els.status.textContent = text;
+    this.els.status.dataset.kind = kind;
+  }
+
+  layout() {
+    const me = currentAccount();
+    const prefs = loadPrefs();
+    this.els = {
+      connection: h("span", { class: "connection", id: "lobby-connection", "aria-live": "polite" }),
+      list: h("ul", { class: "seek-list", id: "seek-list", "aria-live": "polite" }),
+      status: h("p", { class: "lobby-status", id: "lobby-status", role: "status" }),
+    };
+    const choice = (name, options, checked) => h("div", { class: "segmented", role: "radiogroup" },
+      options.map((o) => h("label", { class: "seg" }, [
+        h("input", { type: "radio", name, value: o.value, checked: o.value === checked }),
+        h("span", { text: o.title }),
+      ])));
+    const number = (name, label, attrs) => h("label", { class: "field small-field" }, [
+      h("span", { text: label }), h("input", { type: "number", name, inputmode: "numeric", ...attrs }),
+    ]);
+    const form = h("form", { class: "card seek-form", id: "seek-form", novalidate: true });
+    const clockKind = choice("clock_kind", [
+      { value: "fischer", title: _("Fischer") },
+      { value: "correspondence", title: _("Correspondence") },
+      { value: "none", title: _("No clock") },
+    ], prefs.seekClock || "fischer");
+    const fischer = h("div", { class: "clock-fields fischer-fields" }, [
+      number("minutes", _("Minutes each"), { min: 1, max: 180, value: prefs.seekMinutes || 10 }),
+      number("increment", _("Seconds added a move"), { min: 0, max: 60, value: prefs.seekIncrement ?? 5 }),
+    ]);
+    const days = h("div", { class: "clock-fields correspondence-fields" }, [
+      number("days", _("Days a move"), { min: 1, max: 30, value: prefs.seekDays || 3 }),
+    ]);
+    const rated = h("label", { class: "check" }, [
+      h("input", { type: "checkbox", name: "rated", id: "seek-rated", checked: me ? prefs.seekRated !== false : false, disabled: !me }),
+      h("span", { text: _("Rated") }),
+    ]);
+    const range = h("fieldset", { class: "choice rating-range" }, [
+      h("legend", { text: _("Opponent's rating (optional)") }),
+      h("div", { class: "clock-fields" }, [
+        number("rating_min", _("From"), { min: 0, max: 4000, step: 50, placeholder: "1200" }),
+        number("rating_max", _("To"), { min: 0, max: 4000, step: 50, placeholder: "1800" }),
+      ]),
+    ]);
+    form.append(
+      h("h2", { text: _("Create a challenge") }),
+      h("fieldset", { class: "choice" }, [h("legend", { text: _("Rules edition") }),
+        choice("edition", [
+          { value: "revised", title: _("Revised") },
+          { value: "original", title: _("Original (2014)") },
+        ], prefs.edition || "revised")]),
+      h("fieldset", { class: "choice house" }, [h("legend", { text: _("House rules") }),
+        h("label", { class: "check" }, [h("input", { type: "checkbox", name: "rotation", checked: prefs.rotation !== false }),
+          h("span", { text: _("Patches may be turned") })]),
+        h("label", { class: "check" }, [h("input", { type: "checkbox", name: "flip", checked: prefs.flip !== false }),
+          h("span", { text: _("Patches may be flipped over") })])]),
+      h("fieldset", { class: "choice" }, [h("legend", { text: _("Clock") }), clockKind, fischer, days]),
+      h("fieldset", { class: "choice" }, [h("legend", { text: _("Rating") }), rated,
+        me ? h("p", { class: "muted small", text: _("A rated game changes both players' ratings. No undo or hints.") })
+          : h("p", { class: "muted small" }, [_("Rated games need an account."), " ",
+            h("a", { href: "/signin?next=/lobby", "data-link": "1", text: _("Sign in") })])]),
+      range,
+      h("div", { class: "actions" }, [
+        h("button", { type: "submit", class: "primary", id: "create-seek", text: _("Create the challenge") }),
+      ]),
+    );
+    const sync = () => {
+      const k = form.querySelector('[name="clock_kind"]:checked').value;
+      fischer.hidden = k !== "fischer";
+      days.hidden = k !== "correspondence";
+      range.hidden = !form.elements.rated.checked;
+    };
+    form.addEventListener("change", sync);
+    sync();
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.createSeek(form);
+    });
+    this.form = form;
+
+    const quickRated = h("input", { type: "checkbox", id: "quick-rated", checked: Boolean(me), disabled: !me });
+    const quick = h("section", { class: "card quick", "aria-labelledby": "quick-title" }, [
+      h("h2", { id: "quick-title", text: _("Play someone now") }),
+      h("p", { class: "muted", text: _("We pair you with the next player waiting whose rating is close to yours: 10 minutes + 5 s a move.") }),
+      h("label", { class: "check" }, [quickRated, h("span", { text: _("Rated") })]),
+      h("div", { class: "actions" }, [
+        h("button", { type: "button", class: "primary big", id: "quick-play", onclick: () => {
+          if (this.send({ type: "quick", rated: quickRated.checked })) {
+            this.waitingQuick = true;
+            this.say(_("Looking for an opponent…"), "waiting");
+            this.renderSeeks();
+          }
+        } }, [_("Play someone now")]),
+      ]),
+    ]);
+    const you = me
+      ? h("p", { class: "muted" }, [fmt(_("You play as {name}, rated {rating}."),
+        { name: me.name, rating: ratingText(me.rating, me.provisional) })])
+      : h("p", { class: "muted" }, [_("You are a guest: you can play casual games."), " ",
+        h("a", { href: "/signin?next=/lobby", "data-link": "1", text: _("Sign in") }), " ",
+        h("a", { href: "/signup?next=/lobby", "data-link": "1", text: _("Sign up") })]);
+    this.root.replaceChildren(h("div", { class: "lobby" }, [
+      h("section", { class: "card lobby-list", "aria-labelledby": "lobby-title" }, [
+        h("div", { class: "lobby-head" }, [h("h1", { id: "lobby-title", text: _("Lobby") }), this.els.connection]),
+        you,
+        this.els.status,
+        h("h2", { text: _("Open challenges") }),
+        this.els.list,
+      ]),
+      h("div", { class: "lobby-side" }, [quick, form]),
+    ]));
+    this.renderSeeks();
+  }
+
+  createSeek(form) {
+    const me = currentAccount();
+    const v = (name) => form.elements[name].value.trim();
+    const kind = form.querySelector('[name="clock_kind"]:checked').value;
+    let clock = null;
+    if (kind === "fischer") {
+      const minutes = Number(v("minutes")) || 10;
+      clock = { kind: "fischer", initial: Math.round(minutes * 60), increment: Number(v("increment")) || 0 };
+    } else if (kind === "correspondence") {
+      clock = { kind: "correspondence", days: Number(v("days")) || 3 };
+    }
+    const rated = Boolean(me) && form.elements.rated.checked;
+    const msg = {
+      type: "seek",
+      rules: {
+        edition: form.querySelector('[name="edition"]:checked').value,
+        rotation: form.elements.rotation.checked,
+        flip: form.elements.flip.checked,
+      },
+      clock,
+      rated,
+    };
+    if (rated && v("rating_min")) msg.rating_min = Number(v("rating_min"));
+    if (rated && v("rating_max")) msg.rating_max = Number(v("rating_max"));
+    savePrefs({ seekClock: kind, seekMinutes: Number(v("minutes")) || 10, seekIncrement: Number(v("increment")) || 0,
+      seekDays: Number(v("days")) || 3, seekRated: rated, edition: msg.rules.edition,
+      rotation: msg.rules.rotation, flip: msg.rules.flip });
+    if (this.send(msg)) this.say(_("Your challenge is open: it stays while this page is open."), "waiting");
+    else this.say(_("Not connected to the lobby. Try again in a moment."), "error");
+  }
+
+  renderSeeks() {
+    if (!this.els) return;
+    const me = currentAccount();
+    const list = this.els.list;
+    const seeks = this.seeks.filter((s) => !s.quick || this.isMine(s));
+    if (!seeks.length) {
+      list.replaceChildren(h("li", { class: "muted empty", text: _("No open challenges. Create one, or play someone now.") }));
+    } else {
+      list.replaceChildren(...seeks.map((s) => {
+        const mine = this.isMine(s);
+        const range = s.rating_min || s.rating_max
+          ? fmt(_("for ratings {low}–{high}"), { low: s.rating_min ? ratingNum(s.rating_min) : "…",
+            high: s.rating_max ? ratingNum(s.rating_max) : "…" }) : null;
+        const action = mine
+          ? h("button", { type: "button", class: "cancel-seek", onclick: () => this.cancel(s.id) }, [_("Cancel")])
+          : s.rated && !me
+            ? h("a", { class: "button", href: "/signin?next=/lobby", "data-link": "1", text: _("Sign in to accept") })
+            : h("button", { type: "button", class: "primary accept-seek", onclick: (e) => {
+              e.currentTarget.disabled = true;
+              if (!this.send({ type: "accept", seek_id: s.id })) e.currentTarget.disabled = false;
+              else this.say(_("Starting the game…"), "waiting");
+            } }, [_("Accept")]);
+        return h("li", { class: "seek" + (mine ? " mine" : ""), "data-seek": s.id, "data-name": s.name }, [
+          h("div", { class: "seek-who" }, [
+            h("bdi", { class: "seek-name", text: s.name }),
+            s.rating !== null && s.rating !== undefined
+              ? h("span", { class: "seek-rating", text: ratingText(s.rating, s.provisional) }) : null,
+            mine ? h("span", { class: "tag", text: _("your challenge") }) : null,
+          ]),
+          h("div", { class: "seek-terms" }, [
+            h("span", { class: "tag " + (s.rated ? "rated" : "casual"), text: s.rated ? _("Rated") : _("Casual") }),
+            h("span", { class: "seek-clock", text: clockText(s.clock) }),
+            h("span", { class: "seek-rules muted", text: rulesText(seekRules(s)) }),
+            range ? h("span", { class: "seek-range muted", text: range }) : null,
+          ]),
+          h("div", { class: "seek-action" }, [action]),
+        ]);
+      }));
+    }
+  }
+
+  cancel(id) {
+    this.send({ type: "cancel", seek_id: id });
+    this.mine.delete(id);
+    this.waitingQuick = false;
+    this.say(_("Your challenge is withdrawn."), "info");
+  }
+}
