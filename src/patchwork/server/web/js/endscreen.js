@@ -19,6 +19,10 @@ function ratingChanges(g, screen) {
     let body;
     if (!r) {
       body = [h("span", { class: "muted rating-pending", text: _("rating…") })];
+    } else if (r.counted === false) {
+      // Against the AI once the player has met people: the game does not move the rating.
+      body = [h("strong", { class: "rating-after", text: ratingText(r.after, r.provisional) }), " ",
+        h("span", { class: "muted", text: _("(not counted)") })];
     } else {
       const change = Math.round(r.after) - Math.round(r.before);
       const sign = change > 0 ? `+${num(change)}` : change < 0 ? `−${num(-change)}` : num(0);

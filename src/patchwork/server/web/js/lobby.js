@@ -88,7 +88,7 @@ export class LobbyScreen {
       if (this.ws !== ws || this.closed) return;
       // The server forgot our challenges with the connection.
       this.mine.clear();
-      this.waitingQuick = false;
+      this.quick = null;
       this.setConnection("offline");
       const delay = Math.min(MAX_BACKOFF_MS, 500 * 2 ** this.attempt) * (0.75 + Math.random() / 2);
       this.attempt += 1;
@@ -108,21 +108,22 @@ export class LobbyScreen {
         this.attempt = 0;
         this.you = msg.you || null;
         this.setConnection("online");
+        this.quick = msg.quick || null;
         this.setSeeks(msg.seeks || []);
         break;
       case "seeks":
+        this.quick = msg.quick || null;
         this.setSeeks(msg.seeks || []);
         break;
       case "ack":
-        if (msg.seek_id) this.mine.add(msg.seek_id);
-        if (msg.seek && msg.seek.id) this.mine.add(msg.seek.id);
+        if (msg.of === "seek" && msg.seek_id) this.mine.add(msg.seek_id);
+        if (msg.of === "quick" && msg.seek_id) this.quick = msg.seek_id;
         this.renderSeeks();
         break;
       case "paired":
         this.paired(msg);
         break;
       case "error":
-        this.waitingQuick = false;
         this.say(errorText(msg), "error");
         this.renderSeeks();
         break;
@@ -138,10 +139,9 @@ export class LobbyScreen {
     this.navigate(`/play/${msg.game_id}`);
   }
 
+  // The server marks the seeks made on this connection.
   isMine(seek) {
-    if (seek.mine === true || seek.yours === true || this.mine.has(seek.id)) return true;
-    const me = currentAccount();
-    return Boolean(me && seek.name && seek.name === me.name && seek.user !== false);
+    return seek.mine === true || this.mine.has(seek.id);
   }
 
   setSeeks(seeks) {
@@ -177,6 +177,7 @@ export class LobbyScreen {
     this.els = {
       connection: h("span", { class: "connection", id: "lobby-connection", "aria-live": "polite" }),
       list: h("ul", { class: "seek-list", id: "seek-list", "aria-live": "polite" }),
+      quick: h("div", { class: "quick-wait", id: "quick-wait" }),
       status: h("p", { class: "lobby-status", id: "lobby-status", role: "status" }),
     };
     const choice = (name, options, checked) => h("div", { class: "segmented", role: "radiogroup" },
@@ -252,12 +253,11 @@ export class LobbyScreen {
       h("h2", { id: "quick-title", text: _("Play someone now") }),
       h("p", { class: "muted", text: _("We pair you with the next player waiting whose rating is close to yours: 10 minutes + 5 s a move.") }),
       h("label", { class: "check" }, [quickRated, h("span", { text: _("Rated") })]),
+      this.els.quick,
       h("div", { class: "actions" }, [
         h("button", { type: "button", class: "primary big", id: "quick-play", onclick: () => {
-          if (this.send({ type: "quick", rated: quickRated.checked })) {
-            this.waitingQuick = true;
-            this.say(_("Looking for an opponent…"), "waiting");
-            this.renderSeeks();
+          if (!this.send({ type: "quick", rated: quickRated.checked })) {
+            this.say(_("Not connected to the lobby. Try again in a moment."), "error");
           }
         } }, [_("Play someone now")]),
       ]),
@@ -316,7 +316,14 @@ export class LobbyScreen {
     if (!this.els) return;
     const me = currentAccount();
     const list = this.els.list;
-    const seeks = this.seeks.filter((s) => !s.quick || this.isMine(s));
+    // Play someone now: while the server looks, say so, with a way to stop.
+    const quickButton = this.root.querySelector("#quick-play");
+    if (quickButton) quickButton.disabled = Boolean(this.quick);
+    this.els.quick.replaceChildren(...(this.quick ? [
+      h("p", { class: "lobby-status", "data-kind": "waiting", text: _("Looking for an opponent…") }),
+      h("button", { type: "button", id: "cancel-quick", onclick: () => this.cancel(this.quick) }, [_("Stop looking")]),
+    ] : []));
+    const seeks = this.seeks;
     if (!seeks.length) {
       list.replaceChildren(h("li", { class: "muted empty", text: _("No open challenges. Create one, or play someone now.") }));
     } else {
@@ -356,7 +363,11 @@ export class LobbyScreen {
   cancel(id) {
     this.send({ type: "cancel", seek_id: id });
     this.mine.delete(id);
-    this.waitingQuick = false;
+    if (id === this.quick) {
+      this.quick = null;
+      this.renderSeeks();
+      return;
+    }
     this.say(_("Your challenge is withdrawn."), "info");
   }
 }

@@ -13,6 +13,9 @@ export function profileLink(name, attrs = {}) {
     class: "player-link", ...attrs, text: name });
 }
 
+// Above this deviation a rating is provisional (docs/accounts.md), shown with "?".
+const PROVISIONAL_RD = 110;
+
 function sameName(a, b) {
   return typeof a === "string" && typeof b === "string" && a.toLowerCase() === b.toLowerCase();
 }
@@ -162,19 +165,19 @@ export async function renderLeaderboard(root) {
       h("th", { scope: "col", text: _("Rank") }),
       h("th", { scope: "col", text: _("Player") }),
       h("th", { scope: "col", text: _("Rating") }),
-      h("th", { scope: "col", class: "optional", text: _("Games") }),
+      h("th", { scope: "col", class: "optional", text: _("Rated games") }),
     ])]),
     h("tbody", {}, rows.map((r, i) => h("tr", { class: me && sameName(me.name, r.name) ? "me" : null, "data-player": r.name }, [
       h("td", { class: "rank", text: num(r.rank || i + 1) }),
       h("th", { scope: "row" }, [profileLink(r.name)]),
-      h("td", { class: "rating", text: ratingText(r.rating, r.provisional) }),
-      h("td", { class: "optional", text: r.played !== undefined ? num(r.played) : "" }),
+      h("td", { class: "rating", text: ratingText(r.rating, r.provisional ?? r.rd > PROVISIONAL_RD) }),
+      h("td", { class: "optional", text: num(r.games ?? r.played ?? 0) }),
     ]))),
-  ]) : h("p", { class: "muted", text: _("Nobody has a rating yet. Play a rated game to be the first.") });
+  ]) : h("p", { class: "muted", text: _("No settled ratings yet. Play rated games in the lobby to be the first.") });
   root.replaceChildren(h("div", { class: "page" }, [
     h("section", { class: "card" }, [
       h("h1", { text: _("Leaderboard") }),
-      h("p", { class: "muted", text: _("Ratings are Glicko-2; a “?” marks a provisional rating, not yet settled.") }),
+      h("p", { class: "muted", text: _("Glicko-2 ratings. A new player's rating is provisional (shown with “?”) and is listed here once it has settled, after some rated games against people.") }),
       body,
     ]),
   ]));
