@@ -58,9 +58,11 @@ function explain(err) {
       return _("Too many tries. Wait a minute and try again.");
     case "csrf_failed":
       return _("Your session has changed. Reload the page and try again.");
-    default:
+    default: {
       // bad_name and name_taken: the server says what is allowed, or which name is alike.
-      return errorText(err);
+      const text = errorText(err);
+      return text.charAt(0).toUpperCase() + text.slice(1);
+    }
   }
 }
 
