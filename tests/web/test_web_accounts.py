@@ -216,7 +216,7 @@ def test_two_accounts_meet_in_the_lobby_and_play_a_rated_game(
         ann.click("#create-seek")
         expect(theirs).to_contain_text("Rated")
         expect(theirs).to_contain_text("3 days a move")
-        expect(theirs).to_contain_text("1500?")
+        expect(theirs.locator(".seek-rating")).to_contain_text("1500")
         expect(mine).to_contain_text("your challenge")
         shot(bob, "lobby-bob-sees-ann")
         shot(ann, "lobby-ann-own-seek")
@@ -273,7 +273,7 @@ def test_two_accounts_meet_in_the_lobby_and_play_a_rated_game(
         ann_seat = next(s for s in (0, 1) if pages[s] is ann)
         expect(ann.locator("#head-rating")).to_have_text(f"{expected[ann_seat]}?")
         # Ann's profile: the new rating, one rated game, the chart, the game with its replay.
-        ann.click(f'.player-name a[href="/players/{ann_name}"]')
+        ann.click(f'#end-screen a[href="/players/{ann_name}"]')
         ann.wait_for_url(f"**/players/{ann_name}")
         expect(ann.locator("#profile-rating")).to_have_text(f"{expected[ann_seat]}?")
         expect(ann.locator(".stats .played dd")).to_have_text("1")

@@ -8,6 +8,14 @@ import { QuiltView, piecesBySeat } from "./quilt.js";
 import { automaPanel, automaScoreTable } from "./automa.js";
 import { ratingNum, ratingText } from "./account.js";
 
+// A seat bound to an account: its name links to the player's profile.
+function nameOrLink(g, seat, screen) {
+  const info = g.seats[seat];
+  if (!info.account) return screen.plainName(seat);
+  return h("a", { class: "player-link", href: `/players/${encodeURIComponent(info.name)}`,
+    "data-link": "1", dir: "ltr", text: info.name });
+}
+
 // A rated game: each account's rating before and after, and the change; "rating…" until
 // the server has rated the game (a moment after its end).
 function ratingChanges(g, screen) {
@@ -137,7 +145,7 @@ export function renderEnd(screen, slot) {
     const won = g.result.winner === seat;
     return h("figure", { class: "end-quilt" + (won ? " winner" : ""), "data-seat": String(seat) }, [
       h("figcaption", {}, [won ? icon("star", { cls: "crown" }) : null,
-        h("strong", { text: screen.plainName(seat) }),
+        h("strong", {}, [nameOrLink(g, seat, screen)]),
         h("span", { class: "end-score", text: fmt(ngettext("{n} point", "{n} points", g.scores[seat]), {}) })]),
       q.svg,
     ]);

@@ -263,7 +263,7 @@ export class LobbyScreen {
       ]),
     ]);
     const you = me
-      ? h("p", { class: "muted" }, [fmt(_("You play as {name}, rated {rating}."),
+      ? h("p", { class: "muted" }, [fmt(_("You play as {name} (rating {rating})."),
         { name: me.name, rating: ratingText(me.rating, me.provisional) })])
       : h("p", { class: "muted" }, [_("You are a guest: you can play casual games."), " ",
         h("a", { href: "/signin?next=/lobby", "data-link": "1", text: _("Sign in") }), " ",
