@@ -206,10 +206,15 @@ def test_two_accounts_meet_in_the_lobby_and_play_a_rated_game(
         ann.click("a.brand")
         ann.wait_for_url(f"{server.url}/")
         expect(theirs).to_have_count(0)
-        # Back in the lobby: a rated challenge, 3 days a move.
+        # Back in the lobby: a challenge she withdraws herself, then a rated one, 3 days a move.
         ann.go_back()
         ann.wait_for_url("**/lobby")
         expect(ann.locator("#lobby-connection")).to_have_attribute("data-status", "online")
+        ann.click("#create-seek")
+        expect(theirs).to_have_count(1)
+        mine.locator(".cancel-seek").click()
+        expect(theirs).to_have_count(0)
+        expect(mine).to_have_count(0)
         ann.check('input[name="clock_kind"][value="correspondence"]')
         ann.fill('input[name="days"]', "3")
         ann.check("#seek-rated")
@@ -382,3 +387,49 @@ def test_a_rated_game_against_the_computer_in_persian_on_a_phone(
         assert not errors, errors
     finally:
         ctx.close()
+
+
+def test_two_guests_play_someone_now(browser: Browser, server: ServerProcess) -> None:
+    """Quick pairing needs no account: two guests who both ask to play someone now are paired
+    into one casual game; one who stops looking is not."""
+    one_ctx, two_ctx = new_context(browser), new_context(browser)
+    try:
+        one, two = one_ctx.new_page(), two_ctx.new_page()
+        errors = watch_errors(one) + watch_errors(two)
+        for p in (one, two):
+            p.goto(f"{server.url}/")
+            p.click("#lobby-link")
+            p.wait_for_url("**/lobby")
+            expect(p.locator("#lobby-connection")).to_have_attribute("data-status", "online")
+            # A guest: rated games need an account.
+            expect(p.locator("#quick-rated")).to_be_disabled()
+            expect(p.locator("#seek-rated")).to_be_disabled()
+        one.click("#quick-play")
+        expect(one.locator("#quick-wait")).to_contain_text("Looking for an opponent")
+        expect(one.locator("#quick-play")).to_be_disabled()
+        one.click("#cancel-quick")
+        expect(one.locator("#quick-wait")).to_be_empty()
+        expect(one.locator("#quick-play")).to_be_enabled()
+        shot(one, "lobby-guest")
+        one.click("#quick-play")
+        two.click("#quick-play")
+        one.wait_for_url("**/play/*")
+        two.wait_for_url("**/play/*")
+        gid = game_id(one)
+        assert game_id(two) == gid
+        g = view(server, gid)
+        assert g["rated"] is False and g["mode"] == "online"
+        assert g["clock"] is not None and g["clock"]["kind"] == "fischer"
+        # Each page keeps its seat as the start page does (store.js), one seat each.
+        seat_js = "id => JSON.parse(localStorage.getItem('patchwork.seat.' + id)).seat"
+        seats = {p.evaluate(seat_js, gid): p for p in (one, two)}
+        assert set(seats) == {0, 1}
+        mover = seats[g["to_move"]]
+        expect(mover.locator("#headline")).to_have_text("Your turn")
+        advance(mover)
+        for p in (one, two):
+            wait_version_above(p, g["version"])
+        assert not errors, errors
+    finally:
+        one_ctx.close()
+        two_ctx.close()
