@@ -176,8 +176,8 @@ class Accounts:
 
     async def change_password(self, session: Session, old: str, new: str, address: str) -> UserData:
         """A new password; every other session of the account ends (this one stays)."""
-        user = await self.check_password(session.user.name, old, address)
         passwords.check_strength(new)
+        user = await self.check_password(session.user.name, old, address)
         hashed = await passwords.hash_password(new)
         await self._call(self.db.set_password, user.id, hashed, session.data.token_hash)
         return user
