@@ -11,5 +11,7 @@ export function seatName(info, seat) {
   if (info.kind === "ai") return fmt(_("level {n}"), { n: info.level });
   if (info.kind === "automa") return "Automa"; // a name, the same in every language
   if (info.name === `Player ${seat + 1}`) return fmt(_("Player {n}"), { n: seat + 1 });
+  // A deleted account's seat: stored in English, said in the page's language.
+  if (info.name === "Deleted player" && !info.account) return _("Deleted player");
   return info.name;
 }
