@@ -31,7 +31,7 @@ from .errors import ServerError, not_found
 from .hub import Connection, Hub
 from .live import Caller, LiveGame, token_hash
 from .messages import StateMessage, SyncMessage, UpdateMessage, Welcome, events
-from .models import EventData, MoveData, utcnow
+from .models import EventData, GameData, MoveData, utcnow
 from .presence import Presence
 from .schemas import CreatedGame, CreateGame, Joined, MoveEvent
 from .store import (
@@ -464,6 +464,25 @@ class GameService:
             **paths,
             game=live.view(),
         )
+
+    async def create_paired(self, data: GameData, claims: list[Write]) -> LiveGame:
+        """Start a game the lobby paired (creation.paired_game_data): stored in one
+        transaction with ``claims``, the seeks it takes, so that it exists only if every
+        seek was still open (else ``StaleWrite``: someone else took one first)."""
+        live = LiveGame.build(data, [])
+        data.turn_started = self._turn_start(live, live.game.state, time.time())
+        event = EventData(data.id, 1, "created", {"mode": data.mode})
+        try:
+            await self.store.commit([*claims, InsertGame(data), AddEvent(event)])
+        except StaleWrite:
+            raise
+        except Exception:
+            log.exception("starting a paired game failed")
+            raise ServerError("unavailable", N_("the database is unavailable")) from None
+        self.presence.start(live)
+        self._keep(live)
+        self._schedule(live)
+        return live
 
     @staticmethod
     def paths(game_id: str) -> dict[str, str]:
