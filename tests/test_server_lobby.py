@@ -6,6 +6,7 @@ Redis sharing one lobby."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import threading
 import time
@@ -21,7 +22,9 @@ pytest.register_assert_rewrite("server_fixtures")
 
 from websockets.sync.client import ClientConnection, connect  # noqa: E402
 
+from patchwork.server.lobby import quick_partner  # noqa: E402
 from patchwork.server.lobby_messages import lobby_server_messages  # noqa: E402
+from patchwork.server.lobby_store import SeekRow  # noqa: E402
 from server_fixtures import (  # noqa: E402
     WAIT,
     PostgresDatabase,
@@ -146,6 +149,51 @@ def play_a_move(server: ServerProcess, paired: list[dict[str, Any]]) -> None:
         assert c.game is not None
         reply = c.move(legal_moves(c.game)[0])
         assert reply["type"] == "ack", reply
+
+
+# -- quick pairing's window ------------------------------------------------------------------------
+
+
+def quick_row(seek_id: str, rating: float | None, since: float, **fields: Any) -> SeekRow:
+    made = dt.datetime.fromtimestamp(since, dt.UTC)
+    base: dict[str, Any] = {
+        "id": seek_id,
+        "created_at": made,
+        "user_id": None,
+        "guest_hash": "h",
+        "name": seek_id,
+        "rating": rating,
+        "quick": True,
+        "rated": False,
+        "edition": "revised",
+        "rotation": True,
+        "flip": True,
+        "clock": None,
+        "rating_min": None,
+        "rating_max": None,
+        "game_id": None,
+    }
+    return SeekRow(**{**base, **fields})
+
+
+def test_quick_pairing_widens_its_window_by_100_every_10_seconds() -> None:
+    me = quick_row("me", 1500, since=1000.0)
+    far = quick_row("far", 1850, since=1000.0)
+    near = quick_row("near", 1690, since=1000.0)
+    assert quick_partner(me, [me, near], 1000.0) is near  # within 200 at once
+    assert quick_partner(me, [me, far], 1000.0) is None
+    assert quick_partner(me, [me, far], 1019.9) is None  # 300 after 10 s
+    assert quick_partner(me, [me, far], 1020.0) is far  # 400 after 20 s
+    # The longer waiter's window counts; a guest counts as 1500.
+    old = quick_row("old", 1850, since=970.0)
+    guest = quick_row("guest", None, since=1000.0)
+    assert quick_partner(guest, [guest, old], 1000.0) is old
+    # Never the same account, never a rated game with a casual one, never a taken seek.
+    same = quick_row("same", 1500, since=1000.0, user_id="u1")
+    mine = quick_row("mine", 1500, since=1000.0, user_id="u1")
+    rated = quick_row("rated", 1500, since=1000.0, rated=True)
+    taken = quick_row("taken", 1500, since=1000.0, game_id="g")
+    assert quick_partner(mine, [mine, same, rated, taken], 1000.0) is None
 
 
 # -- guests ---------------------------------------------------------------------------------------

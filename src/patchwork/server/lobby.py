@@ -27,8 +27,6 @@ from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Engine, delete, insert, select, update
-
 from ..i18n import N_
 from .cluster import Cluster
 from .creation import PairedPlayer, new_id, paired_game_data
@@ -47,7 +45,17 @@ from .lobby_messages import (
     You,
     encode,
 )
-from .models import UserData, as_utc, games, seeks, users, utcnow
+from .lobby_store import (
+    SeekRow,
+    current_rating,
+    delete_ids,
+    delete_open,
+    insert_seek,
+    read_seek,
+    read_seeks,
+    renew,
+)
+from .models import UserData, utcnow
 from .schemas import ClockIn
 from .service import GameService
 from .store import ClaimSeek, StaleWrite
@@ -59,7 +67,6 @@ RENEW = 15.0  # how often a process renews its seeks, sweeps expired ones and re
 KEEP_TAKEN = 60.0  # seconds an accepted seek keeps its game (for a creator's late process)
 MAX_AGE = 30 * 60.0  # a seek is withdrawn after this long
 MAX_SEEKS = 3  # open seeks per connection (quick pairing aside)
-MAX_ROWS = 2000  # the most seeks read at once
 TICK = 2.0  # how often quick pairing looks again (its window widens meanwhile)
 QUICK_WINDOW = 200.0  # quick pairing: ratings this close at first...
 QUICK_WIDEN = 100.0  # ...and this much further...
@@ -103,130 +110,6 @@ class LobbyClient:
         if self.quick == seek_id:
             self.quick = None
         return self.seeks.pop(seek_id, None)
-
-
-@dataclass(frozen=True)
-class SeekRow:
-    """A row of ``seeks``, with the seats of the game it became (if any)."""
-
-    id: str
-    created_at: dt.datetime
-    user_id: str | None
-    guest_hash: str | None
-    name: str
-    rating: float | None
-    quick: bool
-    rated: bool
-    edition: str
-    rotation: bool
-    flip: bool
-    clock: dict[str, Any] | None
-    rating_min: int | None
-    rating_max: int | None
-    game_id: str | None
-    game_seat0_token: str | None = None
-    game_seat0_name: str | None = None
-    game_seat1_name: str | None = None
-
-    @property
-    def open(self) -> bool:
-        return self.game_id is None
-
-    def clock_in(self) -> ClockIn | None:
-        return None if self.clock is None else ClockIn.model_validate(self.clock)
-
-    def rules(self) -> SeekRules:
-        return SeekRules(edition=self.edition, rotation=self.rotation, flip=self.flip)  # type: ignore[arg-type]
-
-    def player(self) -> PairedPlayer:
-        assert self.guest_hash is not None
-        return PairedPlayer(self.name, self.user_id, self.guest_hash)
-
-    def view(self) -> SeekView:
-        return SeekView(
-            id=self.id,
-            name=self.name,
-            rating=None if self.rating is None else round(self.rating),
-            rated=self.rated,
-            rules=self.rules(),
-            clock=self.clock_in(),
-            rating_min=self.rating_min,
-            rating_max=self.rating_max,
-            created_at=round(self.created_at.timestamp(), 3),
-            mine=False,
-        )
-
-
-# -- the database (blocking; run on the store's threads) ---------------------------------------
-
-
-def _row(r: Any) -> SeekRow:
-    d = {k: v for k, v in dict(r).items() if k not in ("expires_at", "node")}
-    d["created_at"] = as_utc(d["created_at"])
-    return SeekRow(**d)
-
-
-def read_seeks(engine: Engine, now: dt.datetime) -> list[SeekRow]:
-    """Every live seek, open or just accepted, oldest first."""
-    q = (
-        select(
-            seeks,
-            games.c.seat0_token.label("game_seat0_token"),
-            games.c.seat0_name.label("game_seat0_name"),
-            games.c.seat1_name.label("game_seat1_name"),
-        )
-        .select_from(seeks.outerjoin(games, games.c.id == seeks.c.game_id))
-        .where(seeks.c.expires_at > now)
-        .order_by(seeks.c.created_at)
-        .limit(MAX_ROWS)
-    )
-    with engine.connect() as conn:
-        return [_row(r) for r in conn.execute(q).mappings()]
-
-
-def read_seek(engine: Engine, seek_id: str, now: dt.datetime) -> SeekRow | None:
-    q = select(seeks).where(seeks.c.id == seek_id, seeks.c.expires_at > now)
-    with engine.connect() as conn:
-        r = conn.execute(q).mappings().first()
-    return None if r is None else _row(r)
-
-
-def insert_seek(engine: Engine, row: dict[str, Any]) -> None:
-    with engine.begin() as conn:
-        conn.execute(insert(seeks), row)
-
-
-def delete_open(engine: Engine, ids: list[str]) -> int:
-    """Withdraw seeks not accepted (an accepted one stays to tell its creator)."""
-    with engine.begin() as conn:
-        result = conn.execute(delete(seeks).where(seeks.c.id.in_(ids), seeks.c.game_id.is_(None)))
-    return int(result.rowcount)
-
-
-def delete_ids(engine: Engine, ids: list[str]) -> None:
-    with engine.begin() as conn:
-        conn.execute(delete(seeks).where(seeks.c.id.in_(ids)))
-
-
-def renew(engine: Engine, ids: list[str], now: dt.datetime, until: dt.datetime) -> int:
-    """Keep this process's open seeks alive; sweep every expired seek (a dead process's,
-    or an accepted one kept long enough); how many were swept."""
-    with engine.begin() as conn:
-        if ids:
-            conn.execute(
-                update(seeks)
-                .where(seeks.c.id.in_(ids), seeks.c.game_id.is_(None))
-                .values(expires_at=until)
-            )
-        result = conn.execute(delete(seeks).where(seeks.c.expires_at <= now))
-    return int(result.rowcount)
-
-
-def current_rating(engine: Engine, user_id: str) -> float | None:
-    """An account's rating now (it changes with every rated game); None: no such account."""
-    with engine.connect() as conn:
-        row = conn.execute(select(users.c.rating).where(users.c.id == user_id)).first()
-    return None if row is None else float(row[0])
 
 
 def window(row: SeekRow, now: float) -> float:
