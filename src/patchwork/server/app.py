@@ -15,7 +15,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from .. import __version__
 from ..ai.warmup import warm_up_engine
 from ..i18n import N_, Translator, translator
-from . import i18n_routes, routes, views, webpages, ws
+from . import i18n_routes, player_routes, routes, views, webpages, ws
 from .ai_runner import AIRunner
 from .cluster import Cluster
 from .config import Settings
@@ -165,6 +165,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.ws_addresses = ConnectionCount(settings.max_ws_per_address)
     app.include_router(routes.router)
+    app.include_router(player_routes.router)
     app.include_router(ws.router)
     app.include_router(i18n_routes.router)
     app.include_router(webpages.router)
