@@ -179,8 +179,9 @@ def rate_game(
     ``expected_version``, a game at another version raises :class:`StaleWrite`.
 
     The game's row and then its players' rows are read with row locks (PostgreSQL: SELECT
-    ... FOR UPDATE, the users in the order of their ids; SQLite serialises writers), so two
-    games finishing at once for one player each see the other's update."""
+    ... FOR UPDATE, the users in the order of their ids; SQLite: the database's write lock,
+    taken first), so two games finishing at once for one player each see the other's
+    update."""
     with engine.begin() as conn:
         return _rate(conn, game_id, expected_version, utcnow())
 
@@ -188,6 +189,10 @@ def rate_game(
 def _rate(
     conn: Connection, game_id: str, expected_version: int | None, now: dt.datetime
 ) -> RatedGame | None:
+    if conn.dialect.name == "sqlite":
+        # SQLite's driver begins the transaction at the first write, and a write takes the
+        # database's one write lock: take it before reading, so nobody writes in between.
+        conn.execute(update(games).where(games.c.id == game_id).values(version=games.c.version))
     row = (
         conn.execute(select(games).where(games.c.id == game_id).with_for_update())
         .mappings()
