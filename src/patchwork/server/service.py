@@ -320,8 +320,9 @@ class GameService:
                     log.exception("rating game %s failed (the next start rates it)", live.id)
                     return
                 if rated is not None:
-                    fields = {"ratings": rated.ratings, "version": rated.version}
-                    live.data.update({**fields, "updated_at": rated.updated_at})
+                    live.data.ratings = rated.ratings
+                    live.data.version = rated.version
+                    live.data.updated_at = rated.updated_at
                     live.invalidate()
                     if self.node is not None:
                         self.node.committed(live.id, rated.version)
