@@ -90,9 +90,15 @@ class CreateGame(BaseModel):
     opponent_name: Name | None = Field(
         default=None, description="the second name (mode local); by default Player 2"
     )
+    rated: bool = Field(
+        default=False,
+        description="counts for your rating (mode ai, signed in; no undo, hints or analysis)",
+    )
 
     @model_validator(mode="after")
     def _solo_setup(self) -> CreateGame:
+        if self.rated and self.mode != "ai":
+            raise ValueError("only a game against the AI (mode ai) is rated when created")
         solo = self.rules.solo is not None
         if self.mode == "solo" and not solo:
             raise ValueError("a solo game needs rules.solo (Automa's level and deck)")
@@ -149,6 +155,9 @@ class SeatView(BaseModel):
     name: str
     level: int | None = Field(description="the AI's level, or Automa's (1-5); null for a person")
     joined: bool
+    account: bool = Field(
+        default=False, description="bound to an account: the name is its (/players/{name})"
+    )
 
 
 class ClockView(BaseModel):
@@ -384,6 +393,7 @@ class GameView(PlayView):
     history: list[HistoryEntry]
     rematch: RematchView
     parent_id: str | None
+    rated: bool = Field(default=False, description="the game counts for the players' ratings")
 
 
 class CreatedGame(BaseModel):

@@ -31,7 +31,7 @@ from .errors import ServerError, not_found
 from .hub import Connection, Hub
 from .live import Caller, LiveGame, token_hash
 from .messages import StateMessage, SyncMessage, UpdateMessage, Welcome, events
-from .models import EventData, MoveData, utcnow
+from .models import EventData, MoveData, UserData, utcnow
 from .presence import Presence
 from .schemas import CreatedGame, CreateGame, Joined, MoveEvent
 from .store import (
@@ -476,8 +476,9 @@ class GameService:
 
     # -- creating and joining -------------------------------------------------------------
 
-    async def create(self, req: CreateGame) -> CreatedGame:
-        new = new_game_data(req)
+    async def create(self, req: CreateGame, user: UserData | None = None) -> CreatedGame:
+        """A new game; signed in (``user``), the creator's seat is bound to the account."""
+        new = new_game_data(req, user)
         data = new.data
         live = LiveGame.build(data, [])
         data.turn_started = self._turn_start(live, live.game.state, time.time())
@@ -513,7 +514,11 @@ class GameService:
             return None
         return now if live.data.kind(seat) == "human" else None
 
-    async def join(self, game_id: str, invite: str, name: str | None) -> Joined:
+    async def join(
+        self, game_id: str, invite: str, name: str | None, user: UserData | None = None
+    ) -> Joined:
+        """Take the free seat of an online game; signed in (``user``), it is bound to the
+        account and carries its name."""
         live = await self.get(game_id)
         async with live.lock:
             data = live.data
@@ -526,11 +531,16 @@ class GameService:
             ):
                 raise ServerError("invite_invalid", N_("that invitation is not this game's"))
             seat = 0 if data.seat0_token is None else 1
-            name = name or seat_name(seat)
+            if user is not None and data.user(1 - seat) == user.id:
+                raise ServerError(
+                    "not_allowed", N_("your account already plays the other seat of this game")
+                )
+            name = user.name if user is not None else name or seat_name(seat)
             token = secrets.token_urlsafe(24)
             fields: dict[str, Any] = {
                 f"seat{seat}_token": token_hash(token),
                 f"seat{seat}_name": name,
+                f"seat{seat}_user": None if user is None else user.id,
                 "invite_hash": None,
                 "status": "active",
             }
@@ -613,6 +623,8 @@ class GameService:
             seats = self.seats(live, caller)
             if live.data.mode == "online":
                 raise ServerError("not_allowed", N_("moves are taken back only against the AI"))
+            if live.data.rated:
+                raise ServerError("not_allowed", N_("a rated game's moves cannot be taken back"))
             self.require_active(live)
             self._check_version(live, version)
             humans = [s for s in seats if live.data.kind(s) == "human"]
