@@ -36,6 +36,7 @@ from .models import (
     users,
     utcnow,
 )
+from .names import name_key
 from .store import StaleWrite
 
 PROVISIONAL_RD = 110.0  # above it a rating is provisional (shown with "?")
@@ -282,14 +283,10 @@ def unrated_games(engine: Engine) -> list[str]:
 
 
 def find_user(engine: Engine, name: str) -> UserData | None:
-    """The account called ``name``, regardless of case."""
-    # TODO(accounts): look up by users.name_key == names.name_key(name) once names.py lands,
-    # so that a look-alike spelling finds the account too.
+    """The account called ``name``, regardless of case and look-alikes (names.py)."""
     with engine.connect() as conn:
         row = (
-            conn.execute(select(users).where(func.lower(users.c.name) == name.lower()))
-            .mappings()
-            .first()
+            conn.execute(select(users).where(users.c.name_key == name_key(name))).mappings().first()
         )
     return None if row is None else UserData.from_row(row)
 
