@@ -15,7 +15,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from .. import __version__
 from ..ai.warmup import warm_up_engine
 from ..i18n import N_, Translator, translator
-from . import i18n_routes, lobby_ws, routes, views, webpages, ws
+from . import account_routes, i18n_routes, lobby_ws, player_routes, routes, views, webpages, ws
+from .accounts import Accounts
 from .ai_runner import AIRunner
 from .cluster import Cluster
 from .config import Settings
@@ -85,6 +86,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         node = None if cluster is None else ClusterNode(cluster)
         service.node = node
         app.state.service = service
+        app.state.accounts = Accounts(service, cluster)
         reviews = Reviews(service)
         app.state.reviews = reviews
         t2 = time.perf_counter()
@@ -170,6 +172,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.ws_addresses = ConnectionCount(settings.max_ws_per_address)
     app.include_router(routes.router)
+    app.include_router(account_routes.router)
+    app.include_router(player_routes.router)
     app.include_router(ws.router)
     app.include_router(lobby_ws.router)
     app.include_router(i18n_routes.router)

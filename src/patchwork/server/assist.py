@@ -19,6 +19,10 @@ def _human_seat(svc: GameService, live: LiveGame, caller: Caller) -> int:
     seats = svc.seats(live, caller)
     if live.data.mode not in ("ai", "solo"):
         raise ServerError("not_allowed", N_("hints and analysis are for games against the AI"))
+    if live.data.rated and live.data.status != "finished":
+        raise ServerError(
+            "not_allowed", N_("a rated game gets no hints or analysis until it is over")
+        )
     return min(seats)
 
 

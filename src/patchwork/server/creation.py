@@ -8,10 +8,11 @@ from dataclasses import dataclass
 
 from ..engine import PatchworkError, Rules, new_game, standard_circle
 from ..engine.automa import Automa, deck_seed
+from ..i18n import N_
 from .clocks import ClockSpec
 from .errors import ServerError
 from .live import rules_of, token_hash
-from .models import GameData, utcnow
+from .models import GameData, UserData, utcnow
 from .schemas import ClockIn, CreateGame
 
 
@@ -61,8 +62,13 @@ class NewGame:
     invite: str | None  # online: the code the friend joins with
 
 
-def new_game_data(req: CreateGame) -> NewGame:
-    """The row of a game created on request; the engine checks the rules and the circle."""
+def new_game_data(req: CreateGame, user: UserData | None = None) -> NewGame:
+    """The row of a game created on request; the engine checks the rules and the circle.
+
+    Signed in (``user``), the creator's seat is bound to the account and carries its name
+    (a game at one screen is not: its one token plays both seats)."""
+    if req.rated and user is None:
+        raise ServerError("account_required", N_("sign in to play a rated game"))
     try:
         solo = solo_setup(req)
         r = req.rules
@@ -95,6 +101,10 @@ def new_game_data(req: CreateGame) -> NewGame:
             names[other] = AUTOMA_NAME
         else:
             invite = secrets.token_urlsafe(12)
+    users: list[str | None] = [None, None]
+    if user is not None and req.mode != "local":
+        users[seat] = user.id
+        names[seat] = user.name
     spec = clock_spec(req.clock)
     now = utcnow()
     data = GameData(
@@ -122,6 +132,9 @@ def new_game_data(req: CreateGame) -> NewGame:
         solo=solo,
         remaining0=None if spec is None else spec.allowance_ms,
         remaining1=None if spec is None else spec.allowance_ms,
+        seat0_user=users[0],
+        seat1_user=users[1],
+        rated=req.rated,
     )
     return NewGame(data, token, None if req.mode == "local" else seat, invite)
 
@@ -175,7 +188,8 @@ def paired_game_data(
 
 
 def rematch_data(old: GameData) -> GameData:
-    """The same players (and tokens) and settings, a new circle, the other player first."""
+    """The same players (tokens, accounts) and settings (rated or not), a new circle, the
+    other player first."""
     spec = ClockSpec.from_json(old.clock)
     now = utcnow()
     return GameData(
@@ -199,6 +213,9 @@ def rematch_data(old: GameData) -> GameData:
         seat1_name=old.seat1_name,
         seat0_token=old.seat0_token,
         seat1_token=old.seat1_token,
+        seat0_user=old.seat0_user,
+        seat1_user=old.seat1_user,
+        rated=old.rated,
         ai_level=old.ai_level,
         ai_seed=secrets.randbits(62),
         clock=old.clock,

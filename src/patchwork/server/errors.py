@@ -42,10 +42,17 @@ STATUS: dict[str, int] = {
     "flagged": 409,
     "busy": 429,
     "hello_required": 400,
+    # accounts (docs/accounts.md)
+    "bad_name": 422,
+    "name_taken": 409,
+    "weak_password": 422,
+    "bad_credentials": 401,
+    "not_signed_in": 401,
+    "csrf_failed": 403,
+    "account_required": 403,
     "internal_error": 500,
     "unavailable": 503,
     # the lobby (lobby.py)
-    "account_required": 403,
     "out_of_range": 403,
     "own_seek": 409,
     "seek_not_found": 404,

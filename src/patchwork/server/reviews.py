@@ -138,6 +138,8 @@ class Reviews:
                 "not_allowed",
                 N_("a game between people is reviewed once it is over (no help during play)"),
             )
+        if live.data.rated:
+            raise ServerError("not_allowed", N_("a rated game is reviewed once it is over"))
         seats = self.svc.seats(live, caller)
         if not any(live.data.kind(s) == "human" for s in seats):
             raise ServerError("bad_token", N_("that token plays no seat of this game"))

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from .. import __version__
 from ..i18n import N_
 from . import assist, reading
-from .auth import Who
+from .auth import MaybeSession, Who
 from .errors import ServerError, request_language
 from .limits import MAX_COUNT
 from .reviews import Reviews
@@ -92,9 +92,10 @@ async def meta() -> Meta:
 @router.post(
     "/api/games", response_model=CreatedGame, status_code=201, tags=["games"], responses=ERRORS
 )
-async def create_game(body: CreateGame, svc: Service) -> CreatedGame:
-    """Start a game: against the AI, at one screen, or online with an invitation."""
-    return await svc.create(body)
+async def create_game(body: CreateGame, svc: Service, session: MaybeSession) -> CreatedGame:
+    """Start a game: against the AI, at one screen, or online with an invitation. Signed in,
+    your seat is bound to your account (``rated``: a rated game against the AI)."""
+    return await svc.create(body, None if session is None else session.user)
 
 
 @router.get("/api/games", response_model=list[GameSummary], tags=["records"])
@@ -113,9 +114,11 @@ async def get_game(game_id: str, svc: Service) -> GameView:
 
 
 @router.post("/api/games/{game_id}/join", response_model=Joined, tags=["games"], responses=ERRORS)
-async def join_game(game_id: str, body: JoinGame, svc: Service) -> Joined:
-    """Take the free seat of an online game with its invitation code."""
-    return await svc.join(game_id, body.invite, body.name)
+async def join_game(game_id: str, body: JoinGame, svc: Service, session: MaybeSession) -> Joined:
+    """Take the free seat of an online game with its invitation code (signed in: bound to
+    your account)."""
+    user = None if session is None else session.user
+    return await svc.join(game_id, body.invite, body.name, user)
 
 
 @router.post(

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ..engine import IllegalMoveError, InvalidMoveError, Move, PatchworkError, State
 from ..engine.moves import parse_move
 from ..i18n import N_
-from . import clocks
+from . import clocks, ratings
 from .ai_runner import AIRunner
 from .clocks import ClockSpec
 from .config import Settings
@@ -31,7 +31,7 @@ from .errors import ServerError, not_found
 from .hub import Connection, Hub
 from .live import Caller, LiveGame, token_hash
 from .messages import StateMessage, SyncMessage, UpdateMessage, Welcome, events
-from .models import EventData, GameData, MoveData, utcnow
+from .models import EventData, GameData, MoveData, UserData, utcnow
 from .presence import Presence
 from .schemas import CreatedGame, CreateGame, Joined, MoveEvent
 from .store import (
@@ -87,6 +87,11 @@ class GameService:
 
     async def start(self) -> None:
         """Load every unfinished game, restart its clock, and resume AI turns."""
+        for game_id in await self.store.call(ratings.unrated_games, self.store.engine):
+            try:  # finished but not rated: its process stopped in between
+                await self._rate(await self.get(game_id))
+            except Exception:
+                log.exception("game %s could not be rated", game_id)
         ids = await self.store.call(self.store.unfinished)
         if self.node is not None:
             # The other processes may be running: whoever gets a game's lease resumes it.
@@ -294,7 +299,39 @@ class GameService:
             self.hub.broadcast(live.id, self.state_message(live, event))
         if live.data.status == "finished":
             self.presence.disarm(live)
+            if live.data.rated and live.data.ratings is None:
+                self._spawn(self._rate(live))
         self._schedule(live)
+
+    async def _rate(self, live: LiveGame) -> None:
+        """Rate a finished rated game (once: ratings.py) and announce it to its clients as
+        the event ``rated``. If that fails, the next start of a server rates it."""
+        async with live.lock:
+            for _ in range(3):
+                if live.data.ratings is not None:
+                    return
+                try:
+                    rated = await self.store.call(
+                        ratings.rate_game, self.store.engine, live.id, live.version
+                    )
+                except StaleWrite:  # another process changed the game: read it, try again
+                    rated = None
+                except Exception:
+                    log.exception("rating game %s failed (the next start rates it)", live.id)
+                    return
+                if rated is not None:
+                    live.data.ratings = rated.ratings
+                    live.data.version = rated.version
+                    live.data.updated_at = rated.updated_at
+                    live.invalidate()
+                    if self.node is not None:
+                        self.node.committed(live.id, rated.version)
+                    self._announce(live, rated.event)
+                    return
+                if self.node is None:
+                    return
+                with contextlib.suppress(ServerError):  # rated elsewhere, or changed
+                    await self._catch_up(live)
 
     @staticmethod
     def state_message(live: LiveGame, event: EventData | None) -> StateMessage:
@@ -439,8 +476,9 @@ class GameService:
 
     # -- creating and joining -------------------------------------------------------------
 
-    async def create(self, req: CreateGame) -> CreatedGame:
-        new = new_game_data(req)
+    async def create(self, req: CreateGame, user: UserData | None = None) -> CreatedGame:
+        """A new game; signed in (``user``), the creator's seat is bound to the account."""
+        new = new_game_data(req, user)
         data = new.data
         live = LiveGame.build(data, [])
         data.turn_started = self._turn_start(live, live.game.state, time.time())
@@ -495,7 +533,11 @@ class GameService:
             return None
         return now if live.data.kind(seat) == "human" else None
 
-    async def join(self, game_id: str, invite: str, name: str | None) -> Joined:
+    async def join(
+        self, game_id: str, invite: str, name: str | None, user: UserData | None = None
+    ) -> Joined:
+        """Take the free seat of an online game; signed in (``user``), it is bound to the
+        account and carries its name."""
         live = await self.get(game_id)
         async with live.lock:
             data = live.data
@@ -508,11 +550,16 @@ class GameService:
             ):
                 raise ServerError("invite_invalid", N_("that invitation is not this game's"))
             seat = 0 if data.seat0_token is None else 1
-            name = name or seat_name(seat)
+            if user is not None and data.user(1 - seat) == user.id:
+                raise ServerError(
+                    "not_allowed", N_("your account already plays the other seat of this game")
+                )
+            name = user.name if user is not None else name or seat_name(seat)
             token = secrets.token_urlsafe(24)
             fields: dict[str, Any] = {
                 f"seat{seat}_token": token_hash(token),
                 f"seat{seat}_name": name,
+                f"seat{seat}_user": None if user is None else user.id,
                 "invite_hash": None,
                 "status": "active",
             }
@@ -595,6 +642,8 @@ class GameService:
             seats = self.seats(live, caller)
             if live.data.mode == "online":
                 raise ServerError("not_allowed", N_("moves are taken back only against the AI"))
+            if live.data.rated:
+                raise ServerError("not_allowed", N_("a rated game's moves cannot be taken back"))
             self.require_active(live)
             self._check_version(live, version)
             humans = [s for s in seats if live.data.kind(s) == "human"]

@@ -362,7 +362,10 @@ def seats_view(data: GameData) -> list[SeatView]:
             kind=data.kind(s),  # type: ignore[arg-type]
             name=data.name(s),
             level=_seat_level(data, s),
-            joined=data.token_hash(s) is not None or data.kind(s) != "human",
+            joined=data.token_hash(s) is not None
+            or data.user(s) is not None
+            or data.kind(s) != "human",
+            account=data.user(s) is not None,
         )
         for s in (0, 1)
     ]
@@ -384,6 +387,7 @@ def game_view(data: GameData, game: Game, movers: list[int], play: PlayView) -> 
         special_spaces=list(rules.special_spaces),
         first_player=data.first_player,
         seats=seats_view(data),
+        ratings=data.ratings,  # type: ignore[arg-type]
         # The moves stored so far: ``movers`` grows only once a move is in the database.
         history=[
             history_entry(i + 1, seat, m, states[i], states[i + 1])
@@ -391,6 +395,7 @@ def game_view(data: GameData, game: Game, movers: list[int], play: PlayView) -> 
         ],
         rematch=RematchView(offered_by=data.rematch_offer, game_id=data.rematch_id),
         parent_id=data.parent_id,
+        rated=data.rated,
     )
 
 

@@ -1,7 +1,8 @@
 """The websocket of a game: ``/ws/games/{game_id}``.
 
 The client opens with ``hello`` (its seat's token, or none to watch, and the last version it
-saw); then it sends moves and other requests and receives every state the game goes through.
+saw; a browser signed in to an account plays that account's seats without a token); then it
+sends moves and other requests and receives every state the game goes through.
 Each request is checked (size, rate, JSON, shape) before anything else looks at it; a bad one
 gets an ``error`` message and changes nothing.
 """
@@ -21,6 +22,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from ..i18n import N_, supported
 from . import assist
+from .auth import hello_caller
 from .errors import ServerError, request_language
 from .hub import Connection
 from .live import Caller
@@ -160,9 +162,15 @@ async def _game_socket(websocket: WebSocket, game_id: str, lang: str) -> None:
     if greeting is None:
         return
     hello, lang = greeting
-    who = Caller(token=hello.token)
+    try:
+        # The account too: a signed-in browser plays its account's seats without a token.
+        who = await hello_caller(websocket, hello.token)
+    except ServerError as e:
+        await websocket.send_text(encode(error_message(e, hello.id, lang)))
+        await websocket.close(CLOSE_BAD_TOKEN, "bad token")
+        return
     seats = live.seats_of(who)
-    if hello.token and not seats:
+    if who.token and not live.seats_of(Caller(token=who.token)):
         err = ServerError("bad_token", N_("that token plays no seat of this game"))
         await websocket.send_text(encode(error_message(err, hello.id, lang)))
         await websocket.close(CLOSE_BAD_TOKEN, "bad token")
