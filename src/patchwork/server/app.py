@@ -15,13 +15,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from .. import __version__
 from ..ai.warmup import warm_up_engine
 from ..i18n import N_, Translator, translator
-from . import account_routes, i18n_routes, routes, views, webpages, ws
+from . import account_routes, i18n_routes, lobby_ws, player_routes, routes, views, webpages, ws
 from .accounts import Accounts
 from .ai_runner import AIRunner
 from .cluster import Cluster
 from .config import Settings
 from .errors import ServerError, request_language
 from .hub import Hub
+from .lobby import Lobby
 from .middleware import GuardMiddleware
 from .node import ClusterNode
 from .ratelimit import ConnectionCount
@@ -94,6 +95,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await service.start()
         upkeep = Upkeep(service, settings.waiting_expiry)
         upkeep.start()
+        lobby = Lobby(service, cluster)
+        app.state.lobby = lobby
+        lobby.start()
         log.info(
             "patchwork server ready (database %s; schema %.2f s, engine %.2f s, games %.2f s)",
             store.engine.url.render_as_string(),
@@ -104,6 +108,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            await lobby.close()
             await upkeep.close()
             await reviews.close()
             if node is not None:
@@ -168,7 +173,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.ws_addresses = ConnectionCount(settings.max_ws_per_address)
     app.include_router(routes.router)
     app.include_router(account_routes.router)
+    app.include_router(player_routes.router)
     app.include_router(ws.router)
+    app.include_router(lobby_ws.router)
     app.include_router(i18n_routes.router)
     app.include_router(webpages.router)
     return app

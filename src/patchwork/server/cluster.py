@@ -133,6 +133,38 @@ class Cluster:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
 
+    # -- the lobby (lobby.py): one channel saying that its seeks changed ------------------------
+
+    async def publish_lobby(self) -> None:
+        """Tell the other processes that the lobby's seeks changed (they re-read them)."""
+        await self.redis.publish(self.key("lobby"), json.dumps({"node": self.node}))
+
+    async def listen_lobby(self, on_change: Callable[[], None]) -> None:
+        """Call ``on_change`` on every other process's lobby announcement, and after every
+        (re)subscription (what was announced meanwhile is in the database); until cancelled."""
+        while True:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(self.key("lobby"))
+                on_change()
+                while True:
+                    msg = await pubsub.get_message(timeout=1.0)
+                    if msg is None or msg.get("type") != "message":
+                        continue
+                    try:
+                        body = json.loads(msg["data"])
+                    except (TypeError, ValueError):
+                        continue
+                    if isinstance(body, dict) and body.get("node") != self.node:
+                        on_change()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # Redis went away: try again shortly (the lobby re-reads)
+                await asyncio.sleep(0.5)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+
     # -- leases: who runs a game's AI turns and clock ------------------------------------------
 
     async def acquire(self, game_id: str) -> bool:

@@ -1,11 +1,12 @@
-"""New games: the row of a game created on request, and of a rematch."""
+"""New games: the row of a game created on request, of a game the lobby paired, and of a
+rematch."""
 
 from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
 
-from ..engine import PatchworkError, new_game, standard_circle
+from ..engine import PatchworkError, Rules, new_game, standard_circle
 from ..engine.automa import Automa, deck_seed
 from ..i18n import N_
 from .clocks import ClockSpec
@@ -136,6 +137,54 @@ def new_game_data(req: CreateGame, user: UserData | None = None) -> NewGame:
         rated=req.rated,
     )
     return NewGame(data, token, None if req.mode == "local" else seat, invite)
+
+
+@dataclass(frozen=True)
+class PairedPlayer:
+    """One of two people the lobby paired: the name and account their seat gets, and the
+    hash of the secret token they play it with."""
+
+    name: str
+    user_id: str | None
+    token_hash: str
+
+
+def paired_game_data(
+    rules: Rules, clock: ClockIn | None, rated: bool, players: tuple[PairedPlayer, PairedPlayer]
+) -> tuple[GameData, int]:
+    """The row of an online game between two people who met in the lobby: started at once
+    (no invitation), seat 0 drawn at random; with the seat of ``players[0]``."""
+    seat = secrets.randbelow(2)
+    seated = (players[0], players[1]) if seat == 0 else (players[1], players[0])
+    spec = clock_spec(clock)
+    now = utcnow()
+    data = GameData(
+        id=new_id(),
+        created_at=now,
+        updated_at=now,
+        mode="online",
+        status="active",
+        version=1,
+        edition=rules.edition,
+        rotation=rules.rotation,
+        flip=rules.flip,
+        circle=standard_circle(secrets.randbits(62)),
+        first_player=0,
+        seat0_kind="human",
+        seat1_kind="human",
+        seat0_name=seated[0].name,
+        seat1_name=seated[1].name,
+        seat0_token=seated[0].token_hash,
+        seat1_token=seated[1].token_hash,
+        seat0_user=seated[0].user_id,
+        seat1_user=seated[1].user_id,
+        rated=rated,
+        ai_seed=secrets.randbits(62),
+        clock=None if spec is None else spec.to_json(),
+        remaining0=None if spec is None else spec.allowance_ms,
+        remaining1=None if spec is None else spec.allowance_ms,
+    )
+    return data, seat
 
 
 def rematch_data(old: GameData) -> GameData:

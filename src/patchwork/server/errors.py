@@ -52,6 +52,12 @@ STATUS: dict[str, int] = {
     "account_required": 403,
     "internal_error": 500,
     "unavailable": 503,
+    # the lobby (lobby.py)
+    "out_of_range": 403,
+    "own_seek": 409,
+    "seek_not_found": 404,
+    "seek_taken": 409,
+    "too_many_seeks": 429,
 }
 
 

@@ -84,7 +84,8 @@ games = Table(
     Column("seat0_user", ID, ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
     Column("seat1_user", ID, ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
     Column("rated", Boolean, nullable=False, default=False),
-    Column("ratings", JSON, nullable=True),
+    # (SQL NULL while unrated, not JSON null: ratings.py finds the unrated ones by it.)
+    Column("ratings", JSON(none_as_null=True), nullable=True),
     Index("ix_games_status", "status"),
     Index("ix_games_seat0_user", "seat0_user"),
     Index("ix_games_seat1_user", "seat1_user"),

@@ -360,6 +360,20 @@ class RematchView(BaseModel):
     game_id: str | None
 
 
+class SeatRating(BaseModel):
+    """A rated game's change to one seat's rating (docs/accounts.md, "Ratings")."""
+
+    before: float = Field(description="the rating before the game")
+    after: float = Field(description="the rating after it (= before where not counted)")
+    rd: float = Field(description="the rating's deviation after the game")
+    provisional: bool = Field(description="the deviation is above 110: shown with '?'")
+    counted: bool = Field(
+        default=True,
+        description="false where the game did not count: against the AI once the player "
+        "has played rated games against people (or without a rated opponent)",
+    )
+
+
 class GameView(PlayView):
     """The whole game as every client sees it (players and spectators alike)."""
 
@@ -372,6 +386,10 @@ class GameView(PlayView):
     special_spaces: list[int] = Field(description="the special patches' spaces in this edition")
     first_player: int
     seats: list[SeatView]
+    ratings: list[SeatRating | None] | None = Field(
+        description="a rated game once rated: each seat's change (null: no account); "
+        "null until then"
+    )
     history: list[HistoryEntry]
     rematch: RematchView
     parent_id: str | None
@@ -557,6 +575,40 @@ class GameSummary(BaseModel):
     result: ResultView | None
 
 
+class RatingPoint(BaseModel):
+    """One rated game in a player's history."""
+
+    game_id: str
+    at: str = Field(description="when it was rated (ISO 8601)")
+    rating: float = Field(description="the rating after the game")
+    rd: float
+    change: float = Field(description="after minus before")
+    opponent: str
+    score: float = Field(description="1 a win, 0.5 a draw, 0 a loss")
+
+
+class Profile(BaseModel):
+    name: str
+    rating: float
+    rd: float
+    provisional: bool
+    created_at: str
+    played: int = Field(description="finished games (won + lost + drawn)")
+    won: int
+    lost: int
+    drawn: int
+    history: list[RatingPoint] = Field(description="the rated games, oldest first")
+    recent: list[GameSummary] = Field(description="the last finished games, latest first")
+
+
+class LeaderboardEntry(BaseModel):
+    rank: int
+    name: str
+    rating: float
+    rd: float
+    games: int = Field(description="rated games played")
+
+
 # -- events: the changes of a game, numbered by its version (stored, replayed by sync) ---------
 
 
@@ -602,8 +654,15 @@ class RematchEvent(_Event):
     game_id: str = Field(description="the new game")
 
 
+class RatedEvent(_Event):
+    """A finished rated game was rated (once, just after it ended)."""
+
+    kind: Literal["rated"]
+    ratings: list[SeatRating | None] = Field(description="each seat's change (null: no account)")
+
+
 Event = Annotated[
-    CreatedEvent | JoinedEvent | MoveEvent | UndoEvent | SeatEvent | RematchEvent,
+    CreatedEvent | JoinedEvent | MoveEvent | UndoEvent | SeatEvent | RematchEvent | RatedEvent,
     Field(discriminator="kind"),
 ]
 

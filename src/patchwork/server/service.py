@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ..engine import IllegalMoveError, InvalidMoveError, Move, PatchworkError, State
 from ..engine.moves import parse_move
 from ..i18n import N_
-from . import clocks
+from . import clocks, ratings
 from .ai_runner import AIRunner
 from .clocks import ClockSpec
 from .config import Settings
@@ -31,7 +31,7 @@ from .errors import ServerError, not_found
 from .hub import Connection, Hub
 from .live import Caller, LiveGame, token_hash
 from .messages import StateMessage, SyncMessage, UpdateMessage, Welcome, events
-from .models import EventData, MoveData, UserData, utcnow
+from .models import EventData, GameData, MoveData, UserData, utcnow
 from .presence import Presence
 from .schemas import CreatedGame, CreateGame, Joined, MoveEvent
 from .store import (
@@ -87,6 +87,11 @@ class GameService:
 
     async def start(self) -> None:
         """Load every unfinished game, restart its clock, and resume AI turns."""
+        for game_id in await self.store.call(ratings.unrated_games, self.store.engine):
+            try:  # finished but not rated: its process stopped in between
+                await self._rate(await self.get(game_id))
+            except Exception:
+                log.exception("game %s could not be rated", game_id)
         ids = await self.store.call(self.store.unfinished)
         if self.node is not None:
             # The other processes may be running: whoever gets a game's lease resumes it.
@@ -294,7 +299,39 @@ class GameService:
             self.hub.broadcast(live.id, self.state_message(live, event))
         if live.data.status == "finished":
             self.presence.disarm(live)
+            if live.data.rated and live.data.ratings is None:
+                self._spawn(self._rate(live))
         self._schedule(live)
+
+    async def _rate(self, live: LiveGame) -> None:
+        """Rate a finished rated game (once: ratings.py) and announce it to its clients as
+        the event ``rated``. If that fails, the next start of a server rates it."""
+        async with live.lock:
+            for _ in range(3):
+                if live.data.ratings is not None:
+                    return
+                try:
+                    rated = await self.store.call(
+                        ratings.rate_game, self.store.engine, live.id, live.version
+                    )
+                except StaleWrite:  # another process changed the game: read it, try again
+                    rated = None
+                except Exception:
+                    log.exception("rating game %s failed (the next start rates it)", live.id)
+                    return
+                if rated is not None:
+                    live.data.ratings = rated.ratings
+                    live.data.version = rated.version
+                    live.data.updated_at = rated.updated_at
+                    live.invalidate()
+                    if self.node is not None:
+                        self.node.committed(live.id, rated.version)
+                    self._announce(live, rated.event)
+                    return
+                if self.node is None:
+                    return
+                with contextlib.suppress(ServerError):  # rated elsewhere, or changed
+                    await self._catch_up(live)
 
     @staticmethod
     def state_message(live: LiveGame, event: EventData | None) -> StateMessage:
@@ -465,6 +502,25 @@ class GameService:
             **paths,
             game=live.view(),
         )
+
+    async def create_paired(self, data: GameData, claims: list[Write]) -> LiveGame:
+        """Start a game the lobby paired (creation.paired_game_data): stored in one
+        transaction with ``claims``, the seeks it takes, so that it exists only if every
+        seek was still open (else ``StaleWrite``: someone else took one first)."""
+        live = LiveGame.build(data, [])
+        data.turn_started = self._turn_start(live, live.game.state, time.time())
+        event = EventData(data.id, 1, "created", {"mode": data.mode})
+        try:
+            await self.store.commit([*claims, InsertGame(data), AddEvent(event)])
+        except StaleWrite:
+            raise
+        except Exception:
+            log.exception("starting a paired game failed")
+            raise ServerError("unavailable", N_("the database is unavailable")) from None
+        self.presence.start(live)
+        self._keep(live)
+        self._schedule(live)
+        return live
 
     @staticmethod
     def paths(game_id: str) -> dict[str, str]:

@@ -36,7 +36,17 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 
-from .models import EventData, GameData, MoveData, ReviewData, events, games, moves, reviews
+from .models import (
+    EventData,
+    GameData,
+    MoveData,
+    ReviewData,
+    events,
+    games,
+    moves,
+    reviews,
+    seeks,
+)
 
 T = TypeVar("T")
 log = logging.getLogger("patchwork.server")
@@ -80,7 +90,19 @@ class AddReview:
     review: ReviewData
 
 
-Write = InsertGame | UpdateGame | AddMoves | DeleteMoves | AddEvent | AddReview
+@dataclass(frozen=True)
+class ClaimSeek:
+    """Take an open lobby seek for the game ``game_id`` (lobby.py): only a seek still open
+    and alive (else StaleWrite), so that of two acceptors one wins. It stays until
+    ``keep_until`` to tell its creator which game it became."""
+
+    seek_id: str
+    game_id: str
+    now: dt.datetime
+    keep_until: dt.datetime
+
+
+Write = InsertGame | UpdateGame | AddMoves | DeleteMoves | AddEvent | AddReview | ClaimSeek
 
 # Statements built once: the columns to set come with the parameters of each execution, so
 # SQLAlchemy compiles each shape once and a write builds no statement (a move's writes cost
@@ -278,6 +300,18 @@ class Store:
             )
         elif isinstance(w, AddReview):
             conn.execute(_INSERT_REVIEW, w.review.to_row())
+        elif isinstance(w, ClaimSeek):
+            taken = conn.execute(
+                update(seeks)
+                .where(
+                    seeks.c.id == w.seek_id,
+                    seeks.c.game_id.is_(None),
+                    seeks.c.expires_at > w.now,
+                )
+                .values(game_id=w.game_id, expires_at=w.keep_until)
+            )
+            if taken.rowcount != 1:
+                raise StaleWrite(f"seek {w.seek_id} is gone or taken")
         else:
             e = w.event
             conn.execute(

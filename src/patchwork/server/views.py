@@ -387,6 +387,7 @@ def game_view(data: GameData, game: Game, movers: list[int], play: PlayView) -> 
         special_spaces=list(rules.special_spaces),
         first_player=data.first_player,
         seats=seats_view(data),
+        ratings=data.ratings,  # type: ignore[arg-type]
         # The moves stored so far: ``movers`` grows only once a move is in the database.
         history=[
             history_entry(i + 1, seat, m, states[i], states[i + 1])
