@@ -163,6 +163,7 @@ def quick_row(seek_id: str, rating: float | None, since: float, **fields: Any) -
         "guest_hash": "h",
         "name": seek_id,
         "rating": rating,
+        "rd": None,
         "quick": True,
         "rated": False,
         "edition": "revised",
@@ -403,7 +404,8 @@ def test_rated_seeks_between_accounts_bind_the_seats(server: ServerProcess) -> N
         seek_id = ann_lobby.seek(rated=True)
         listed = bob_lobby.wait_listed(seek_id)
         assert listed is not None and listed["rated"] is True and listed["name"] == ann["name"]
-        assert listed["rating"] == 1500
+        assert listed["rating"] == 1500 and listed["provisional"] is True  # a new account
+        assert you["provisional"] is True
         guest.wait_listed(seek_id)
         guest.error({"type": "accept", "seek_id": seek_id}, "account_required")
 
@@ -429,7 +431,10 @@ def test_rated_seeks_between_accounts_bind_the_seats(server: ServerProcess) -> N
         timeout=WAIT,
     )
     assert r.status_code == 200, r.text
-    assert to_ann["game_id"] in json.dumps(r.json())
+    (mine,) = [g for g in r.json() if g["id"] == to_ann["game_id"]]
+    # My games says which seat is Ann's and whose turn it is (seat 0 moves first).
+    assert mine["seat"] == to_ann["seat"] and mine["to_move"] == 0 and mine["moves"] == 0
+    assert mine["rated"] is True and mine["clock"] == "fischer" and mine["status"] == "active"
     play_a_move(server, [to_ann, to_bob])
 
 

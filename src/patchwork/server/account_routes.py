@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 
-from . import reading
+from . import ratings, reading
 from .account_schemas import (
     Account,
     ApiToken,
@@ -15,9 +15,11 @@ from .account_schemas import (
     PasswordChange,
     PasswordConfirmation,
 )
-from .accounts import COOKIE_DAYS, PROVISIONAL_RD, Accounts, Session
+from .accounts import COOKIE_DAYS, Accounts, Session
 from .auth import SESSION_COOKIE, MaybeSession, SignedIn, accounts_of
+from .errors import ServerError
 from .models import UserData
+from .routes import Service
 from .schemas import ErrorResponse, GameSummary
 
 router = APIRouter(prefix="/api/account", tags=["accounts"])
@@ -39,7 +41,7 @@ def account_view(user: UserData, csrf: str | None) -> Account:
         name=user.name,
         rating=user.rating,
         rd=user.rd,
-        provisional=user.rd > PROVISIONAL_RD,
+        provisional=ratings.provisional(user.rd),
         csrf_token=csrf,
     )
 
@@ -131,10 +133,19 @@ async def new_token(body: Credentials, request: Request, accounts: AccountServic
 @router.get("/games", response_model=list[GameSummary], responses=ERRORS)
 async def my_games(
     accounts: AccountService,
+    svc: Service,
     session: SignedIn,
     status: Literal["active", "finished"] | None = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> list[GameSummary]:
     """My games: in progress (``active``), ``finished``, or both; the latest first."""
     rows = await accounts.games_of(session.user.id, status, limit)
-    return [reading.summary(d) for d in rows]
+    found = []
+    for d in rows:
+        # Each game read into memory (the cache keeps the latest): its turn and moves.
+        try:
+            live = await svc.get(d.id)
+        except ServerError:  # deleted meanwhile (an online game nobody joined)
+            continue
+        found.append(reading.my_summary(live, session.user.id))
+    return found

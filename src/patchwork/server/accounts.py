@@ -34,7 +34,6 @@ API_PREFIX = "pwa_"  # an account's API token: ``Authorization: Bearer pwa_...``
 COOKIE_DAYS = 30
 API_DAYS = 365
 MAX_SECRET = 128  # longer cookies and tokens are not looked up at all
-PROVISIONAL_RD = 110.0  # a rating less sure than this is provisional (shown with "?")
 # A deleted account's seats are called this (stored in English, as "Player 1"; the web
 # client says it in the page's language).
 DELETED_NAME = N_("Deleted player")

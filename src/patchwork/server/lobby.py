@@ -56,6 +56,7 @@ from .lobby_store import (
     renew,
 )
 from .models import UserData, utcnow
+from .ratings import provisional
 from .schemas import ClockIn
 from .service import GameService
 from .store import ClaimSeek, StaleWrite
@@ -200,7 +201,7 @@ class Lobby:
     async def join(self, client: LobbyClient) -> None:
         """A connection said hello: greet it with who it is and the open seeks."""
         rows = await self._db(read_seeks, utcnow())
-        rating = await self.rating_of(client)
+        rating, rd = await self.rating_of(client)
         self.clients.add(client)
         views = [r.view() for r in rows if r.open and not r.quick]
         client.send(
@@ -208,6 +209,7 @@ class Lobby:
                 you=You(
                     name=client.name,
                     rating=None if rating is None else round(rating),
+                    provisional=rd is not None and provisional(rd),
                     signed_in=client.user is not None,
                 ),
                 seeks=views,
@@ -230,11 +232,10 @@ class Lobby:
                 await self._db(delete_open, ids)
             self.changed()
 
-    async def rating_of(self, client: LobbyClient) -> float | None:
-        if client.user is None:
-            return None
-        rating: float | None = await self._db(current_rating, client.user.id)
-        return rating
+    async def rating_of(self, client: LobbyClient) -> tuple[float | None, float | None]:
+        """The client's rating and deviation now (None, None: a guest)."""
+        found = None if client.user is None else await self._db(current_rating, client.user.id)
+        return (None, None) if found is None else found
 
     # -- requests ---------------------------------------------------------------------------
 
@@ -269,7 +270,7 @@ class Lobby:
         rules: SeekRules,
         clock: dict[str, Any] | None,
         rated: bool,
-        rating: float | None,
+        rating: tuple[float | None, float | None],
         quick: bool,
         msg: SeekMsg | None,
     ) -> str:
@@ -283,7 +284,8 @@ class Lobby:
             "user_id": client.user_id,
             "guest_hash": token_hash(secret),
             "name": client.name,
-            "rating": rating,
+            "rating": rating[0],
+            "rd": rating[1],
             "quick": quick,
             "rated": rated,
             "edition": rules.edition,
@@ -334,7 +336,7 @@ class Lobby:
             raise _own_seek()
         if row.rated and client.user is None:
             raise _account_required()
-        rating = await self.rating_of(client)
+        rating, _ = await self.rating_of(client)
         mine = GUEST_RATING if rating is None else rating
         if (row.rating_min is not None and mine < row.rating_min) or (
             row.rating_max is not None and mine > row.rating_max

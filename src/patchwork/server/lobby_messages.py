@@ -90,6 +90,7 @@ class SeekView(BaseModel):
     id: str
     name: str = Field(description="who made it: an account's name or a guest's")
     rating: int | None = Field(description="the maker's rating (null: a guest)")
+    provisional: bool = Field(description="the maker's rating is not sure yet (shown with ?)")
     rated: bool
     rules: SeekRules
     clock: ClockIn | None
@@ -102,6 +103,7 @@ class SeekView(BaseModel):
 class You(BaseModel):
     name: str = Field(description="the account's name, or the guest name given for now")
     rating: int | None = Field(description="null: a guest")
+    provisional: bool = Field(description="the rating is not sure yet (shown with ?)")
     signed_in: bool
 
 

@@ -13,6 +13,7 @@ from sqlalchemy import Engine, delete, insert, select, update
 from .creation import PairedPlayer
 from .lobby_messages import SeekRules, SeekView
 from .models import as_utc, games, seeks, users
+from .ratings import provisional
 from .schemas import ClockIn
 
 MAX_ROWS = 2000  # the most seeks read at once
@@ -28,6 +29,7 @@ class SeekRow:
     guest_hash: str | None
     name: str
     rating: float | None
+    rd: float | None
     quick: bool
     rated: bool
     edition: str
@@ -60,6 +62,7 @@ class SeekRow:
             id=self.id,
             name=self.name,
             rating=None if self.rating is None else round(self.rating),
+            provisional=self.rd is not None and provisional(self.rd),
             rated=self.rated,
             rules=self.rules(),
             clock=self.clock_in(),
@@ -132,8 +135,9 @@ def renew(engine: Engine, ids: list[str], now: dt.datetime, until: dt.datetime) 
     return int(result.rowcount)
 
 
-def current_rating(engine: Engine, user_id: str) -> float | None:
-    """An account's rating now (it changes with every rated game); None: no such account."""
+def current_rating(engine: Engine, user_id: str) -> tuple[float, float] | None:
+    """An account's rating and deviation now (they change with every rated game); None: no
+    such account."""
     with engine.connect() as conn:
-        row = conn.execute(select(users.c.rating).where(users.c.id == user_id)).first()
-    return None if row is None else float(row[0])
+        row = conn.execute(select(users.c.rating, users.c.rd).where(users.c.id == user_id)).first()
+    return None if row is None else (float(row[0]), float(row[1]))

@@ -149,6 +149,7 @@ seeks = Table(
     Column("guest_hash", TOKEN, nullable=True),
     Column("name", String(64), nullable=False),
     Column("rating", Double, nullable=True),
+    Column("rd", Double, nullable=True),  # its deviation (a provisional rating shows "?")
     Column("quick", Boolean, nullable=False),
     Column("rated", Boolean, nullable=False),
     Column("edition", String(16), nullable=False),

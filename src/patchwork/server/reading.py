@@ -93,4 +93,19 @@ def summary(d: GameData) -> GameSummary:
         updated_at=d.updated_at.isoformat(),
         players=[d.seat0_name, d.seat1_name],
         result=result_view(d),
+        rated=d.rated,
+        clock=None if d.clock is None else d.clock["kind"],
+    )
+
+
+def my_summary(live: LiveGame, user_id: str) -> GameSummary:
+    """A game in an account's list: which seat is theirs, whose turn it is, how far it got."""
+    d = live.data
+    seat = next((s for s in (0, 1) if d.user(s) == user_id), None)
+    return summary(d).model_copy(
+        update={
+            "seat": seat,
+            "to_move": live.game.state.current_player if d.status == "active" else None,
+            "moves": len(live.game.moves),
+        }
     )

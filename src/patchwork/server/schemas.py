@@ -573,6 +573,14 @@ class GameSummary(BaseModel):
     players: list[str]
     moves: int | None = None
     result: ResultView | None
+    rated: bool = False
+    clock: Literal["fischer", "correspondence"] | None = Field(
+        default=None, description="the kind of clock (null: none)"
+    )
+    seat: int | None = Field(default=None, description="My games: the account's seat")
+    to_move: int | None = Field(
+        default=None, description="My games, a game in play: the seat whose turn it is"
+    )
 
 
 class RatingPoint(BaseModel):

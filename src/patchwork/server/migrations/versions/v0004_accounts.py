@@ -90,6 +90,7 @@ def upgrade() -> None:
         sa.Column("guest_hash", TOKEN, nullable=True),
         sa.Column("name", sa.String(64), nullable=False),
         sa.Column("rating", sa.Double(), nullable=True),
+        sa.Column("rd", sa.Double(), nullable=True),
         sa.Column("quick", sa.Boolean(), nullable=False),
         sa.Column("rated", sa.Boolean(), nullable=False),
         sa.Column("edition", sa.String(16), nullable=False),

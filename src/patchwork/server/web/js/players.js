@@ -35,7 +35,7 @@ function when(iso) {
 // One game of a list: both players, the score, how it went for `me`, and where to go.
 function gameItem(g, me) {
   const players = g.players || [];
-  const seat = players.findIndex((p) => sameName(p, me));
+  const seat = g.seat !== null && g.seat !== undefined ? g.seat : players.findIndex((p) => sameName(p, me));
   const r = g.result;
   let outcome = null;
   if (g.status === "finished" && r && seat >= 0) {
@@ -50,7 +50,7 @@ function gameItem(g, me) {
     : [h("a", { href: `/play/${g.id}`, "data-link": "1", class: "button primary small-button", text: _("Continue") })];
   const facts = [];
   if (g.rated) facts.push(_("rated"));
-  if (g.clock && g.clock.kind === "correspondence") facts.push(_("correspondence"));
+  if (g.clock === "correspondence") facts.push(_("correspondence"));
   if (g.moves !== null && g.moves !== undefined) facts.push(fmt(ngettext("{n} move", "{n} moves", g.moves), {}));
   const date = when(g.updated_at || g.created_at);
   if (date) facts.push(date);
@@ -61,7 +61,7 @@ function gameItem(g, me) {
       ]) : null,
       scores ? h("span", { class: "game-score", text: scores }) : null,
       outcome ? h("span", { class: `tag outcome ${outcome[0]}`, text: outcome[1] }) : null,
-      g.your_turn ? h("span", { class: "tag turn-tag", text: _("your turn") }) : null,
+      g.status === "active" && g.to_move === seat && seat >= 0 ? h("span", { class: "tag turn-tag", text: _("your turn") }) : null,
     ]),
     h("div", { class: "game-facts muted small", text: facts.join(" · ") }),
     h("div", { class: "game-links" }, links),
@@ -197,7 +197,7 @@ export async function renderMyGames(root) {
     return;
   }
   // Correspondence games first: they are the ones waiting for days.
-  const corr = (g) => (g.clock && g.clock.kind === "correspondence" ? 0 : 1);
+  const corr = (g) => (g.clock === "correspondence" ? 0 : 1);
   active = [...active].sort((a, b) => corr(a) - corr(b));
   root.replaceChildren(h("div", { class: "page my-games" }, [
     h("section", { class: "card", id: "games-active", "aria-labelledby": "active-title" }, [
