@@ -371,6 +371,25 @@ def test_sign_in_limits_hold_across_processes(tmp_path: Path) -> None:
             other = Device(procs[1])
             other.http.cookies.set("pw_session", first.cookie)
             assert other.get("/api/account/me").json()["name"] == name
+
+            # An account deleted on one process: a game watched on the other shows it.
+            leaver = Device(procs[0])
+            assert leaver.sign_up(unique_name()).status_code == 201
+            made = leaver.post("/api/games", {"mode": "online"}).json()
+            gid, seat = made["game_id"], made["seat"]
+            with procs[1].client(gid) as watcher:
+                watcher.wait_game(lambda g: g["seats"][seat]["account"] is True)
+                r = leaver.request("DELETE", "/api/account", {"password": PASSWORD})
+                assert r.status_code == 204
+                g = watcher.wait_game(lambda g: g["seats"][seat]["name"] == "Deleted player")
+                assert g["seats"][seat]["account"] is False
+            events = procs[1].get(f"/api/games/{gid}/events").json()["events"]
+            assert events[-1] == {
+                "version": 2,
+                "kind": "renamed",
+                "seat": seat,
+                "name": "Deleted player",
+            }
     finally:
         keys.clean()
         db.drop()

@@ -9,7 +9,17 @@ from dataclasses import dataclass, fields
 from sqlalchemy import Engine, delete, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from .models import GameData, UserData, as_utc, games, rating_history, sessions, users
+from .models import (
+    GameData,
+    UserData,
+    as_utc,
+    events,
+    games,
+    rating_history,
+    sessions,
+    users,
+    utcnow,
+)
 
 
 @dataclass(frozen=True)
@@ -111,25 +121,43 @@ class AccountStore:
                 update(users).where(users.c.id == user_id).values(password_hash=password_hash)
             )
 
-    def delete_user(self, user_id: str, shown_as: str) -> list[str]:
+    def delete_user(self, user_id: str, shown_as: str) -> list[tuple[str, int]]:
         """Delete the account and its sessions; its games stay, its seats (and the rating
         histories that name it as the opponent) now called ``shown_as``, bound to nobody.
-        The ids of those games."""
+        Each game's rename is a change like any other (the next version, a ``renamed``
+        event), so every process's copy catches up. The games and their new versions."""
+        changed = []
+        now = utcnow()
         with self.engine.begin() as conn:
-            ids = [
-                r[0]
-                for r in conn.execute(
-                    select(games.c.id).where(
-                        or_(games.c.seat0_user == user_id, games.c.seat1_user == user_id)
-                    )
-                )
-            ]
             for seat in (0, 1):
-                conn.execute(
-                    update(games)
+                rows = conn.execute(
+                    select(games.c.id, games.c.version)
                     .where(games.c[f"seat{seat}_user"] == user_id)
-                    .values({f"seat{seat}_name": shown_as, f"seat{seat}_user": None})
-                )
+                    .with_for_update()
+                ).all()
+                for game_id, version in rows:
+                    conn.execute(
+                        update(games)
+                        .where(games.c.id == game_id)
+                        .values(
+                            {
+                                f"seat{seat}_name": shown_as,
+                                f"seat{seat}_user": None,
+                                "version": version + 1,
+                                "updated_at": now,
+                            }
+                        )
+                    )
+                    conn.execute(
+                        insert(events).values(
+                            game_id=game_id,
+                            version=version + 1,
+                            kind="renamed",
+                            data={"seat": seat, "name": shown_as},
+                            created_at=now,
+                        )
+                    )
+                    changed.append((game_id, version + 1))
             conn.execute(
                 update(rating_history)
                 .where(rating_history.c.opponent_user == user_id)
@@ -137,7 +165,7 @@ class AccountStore:
             )
             conn.execute(delete(sessions).where(sessions.c.user_id == user_id))
             conn.execute(delete(users).where(users.c.id == user_id))
-        return ids
+        return changed
 
     def games_of(self, user_id: str, statuses: tuple[str, ...], limit: int) -> list[GameData]:
         """The account's games of those statuses, the most recently changed first."""

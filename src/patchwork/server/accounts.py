@@ -185,24 +185,10 @@ class Accounts:
         """Delete the account (its password confirms it). Its games stay, its seats called
         "Deleted player" and bound to nobody, in the database and in memory alike."""
         user = await self.check_password(session.user.name, password, address)
-        game_ids = await self._call(self.db.delete_user, user.id, DELETED_NAME)
-        for game_id in game_ids:
-            await self._forget_in_game(game_id, user.id)
-        log.info("account %s deleted (%d games kept)", user.id, len(game_ids))
-
-    async def _forget_in_game(self, game_id: str, user_id: str) -> None:
-        live = self.games.in_memory(game_id)
-        if live is None:
-            return
-        async with live.lock:
-            changed = False
-            for seat in (0, 1):
-                if live.data.user(seat) == user_id:
-                    live.data.update({f"seat{seat}_name": DELETED_NAME, f"seat{seat}_user": None})
-                    changed = True
-            if changed:
-                live.invalidate()
-                self.games.hub.broadcast(live.id, self.games.state_message(live, None))
+        renamed = await self._call(self.db.delete_user, user.id, DELETED_NAME)
+        for game_id, version in renamed:
+            await self.games.stored_elsewhere(game_id, version)
+        log.info("account %s deleted (%d games kept)", user.id, len(renamed))
 
     # -- the account's games --------------------------------------------------------------
 

@@ -669,8 +669,23 @@ class RatedEvent(_Event):
     ratings: list[SeatRating | None] = Field(description="each seat's change (null: no account)")
 
 
+class RenamedEvent(_Event):
+    """A seat's account was deleted: the seat now shows ``name`` and is bound to nobody."""
+
+    kind: Literal["renamed"]
+    seat: Seat
+    name: str
+
+
 Event = Annotated[
-    CreatedEvent | JoinedEvent | MoveEvent | UndoEvent | SeatEvent | RematchEvent | RatedEvent,
+    CreatedEvent
+    | JoinedEvent
+    | MoveEvent
+    | UndoEvent
+    | SeatEvent
+    | RematchEvent
+    | RatedEvent
+    | RenamedEvent,
     Field(discriminator="kind"),
 ]
 

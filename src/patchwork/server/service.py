@@ -815,6 +815,18 @@ class GameService:
             with contextlib.suppress(ServerError):
                 await self._catch_up(live, behind=announced is not None)
 
+    async def stored_elsewhere(self, game_id: str, version: int) -> None:
+        """A change of the game was written to the database outside this service (an
+        account deleted): the copy in memory, if any, catches up and tells its clients, and
+        the other processes are told."""
+        live = self.in_memory(game_id)
+        if live is not None:
+            with contextlib.suppress(ServerError):  # (gone, or the database away: next time)
+                async with live.lock:
+                    await self._catch_up(live)
+        if self.node is not None:
+            self.node.committed(game_id, version)
+
     async def _catch_up(self, live: LiveGame, behind: bool = False) -> None:
         """(Under the lock.) If the database holds a later version of the game than memory,
         read what changed and tell this process's clients, in version order: one move as an
