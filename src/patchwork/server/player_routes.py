@@ -70,7 +70,7 @@ async def rating_svg(name: str, svc: Service, request: Request) -> Response:
     user = await _player(svc, name)
     history = await svc.store.call(ratings.history, svc.store.engine, user.id)
     t = translator(request_language(request))
-    text = await asyncio.to_thread(rating_chart.svg, user.name, (user.rating, user.rd), history, t)
+    text = await asyncio.to_thread(rating_chart.svg, (user.rating, user.rd), history, t)
     return Response(text, media_type="image/svg+xml", headers={"cache-control": "no-cache"})
 
 

@@ -1,6 +1,9 @@
 """A player's rating history as an SVG chart (matplotlib, no display): the rating after each
 rated game, with the band of its deviation around it. The same history gives the same bytes
-(no date in the metadata, fixed ids)."""
+(no date in the metadata, fixed ids).
+
+The chart holds numbers only, in the language's digits: matplotlib neither joins nor orders
+right-to-left letters, so the words about it (its title, what the axes count) are the page's."""
 
 from __future__ import annotations
 
@@ -10,23 +13,21 @@ from collections.abc import Sequence
 
 import matplotlib
 from matplotlib.figure import Figure  # no pyplot: no global state, no window, any thread
-from matplotlib.ticker import MaxNLocator
+from matplotlib.ticker import FuncFormatter, MaxNLocator
 
-from ..i18n import N_, Translator
+from ..i18n import Translator, number
 from .ratings import HistoryRow
 
-LINE = "#2c3e50"
-BAND = "#2c3e50"
+LINE = "#7a3b2e"  # the site's brick red
+BAND = "#7a3b2e"
 SIZE = (6.0, 2.6)  # inches at 100 dpi: 600 x 260
 _drawing = threading.Lock()
 
 
-def figure(
-    name: str, now: tuple[float, float], history: Sequence[HistoryRow], t: Translator
-) -> Figure:
-    """The chart, its words in ``t``'s language. Game 0 is the rating before the first rated
-    game (``now``, rating and deviation, for a player without one); the band is the rating
-    plus or minus twice its deviation (where the player's strength lies, 95% sure)."""
+def figure(now: tuple[float, float], history: Sequence[HistoryRow], t: Translator) -> Figure:
+    """The chart, its numbers in ``t``'s language's digits. Game 0 is the rating before the
+    first rated game (``now``, rating and deviation, for a player without one); the band is
+    the rating plus or minus twice its deviation (where the player's strength lies, 95% sure)."""
     first = (history[0].rating_before, history[0].rd_before) if history else now
     games = list(range(len(history) + 1))
     ratings = [first[0], *(h.rating for h in history)]
@@ -45,10 +46,10 @@ def figure(
         markersize=3.5,
     )
     axes.set_xlim(0, max(1, len(history)))
-    axes.set_title(name, fontsize=10, loc="left")
-    axes.set_xlabel(t.gettext(N_("rated games")), fontsize=9)
-    axes.set_ylabel(t.gettext(N_("rating")), fontsize=9)
     axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    in_digits = FuncFormatter(lambda value, _pos: number(round(value), lang=t.language))
+    axes.xaxis.set_major_formatter(in_digits)
+    axes.yaxis.set_major_formatter(in_digits)
     axes.tick_params(labelsize=8)
     axes.grid(True, alpha=0.25)
     axes.spines[["top", "right"]].set_visible(False)
@@ -56,11 +57,11 @@ def figure(
     return fig
 
 
-def svg(name: str, now: tuple[float, float], history: Sequence[HistoryRow], t: Translator) -> str:
+def svg(now: tuple[float, float], history: Sequence[HistoryRow], t: Translator) -> str:
     """The chart as SVG text, the same for the same history."""
     out = io.StringIO()
     # rc_context sets matplotlib's global settings: one chart at a time.
     with _drawing, matplotlib.rc_context({"svg.hashsalt": "patchwork"}):
-        figure(name, now, history, t).savefig(out, format="svg", metadata={"Date": None})
+        figure(now, history, t).savefig(out, format="svg", metadata={"Date": None})
     text = out.getvalue()
     return text[text.index("<svg") :]

@@ -114,11 +114,13 @@ export async function renderProfile(root, { name }) {
     ]),
     h("section", { class: "card rating-chart-box", "aria-labelledby": "chart-title" }, [
       h("h2", { id: "chart-title", text: _("Rating history") }),
-      h("img", { class: "rating-chart", id: "rating-chart", src: `/api/players/${encodeURIComponent(p.name)}/rating.svg`,
+      h("img", { class: "rating-chart", id: "rating-chart", src: `/api/players/${encodeURIComponent(p.name)}/rating.svg?lang=${document.documentElement.lang || "en"}`,
         alt: history.length
           ? fmt(_("A chart of {name}'s rating over their rated games, now {rating}."), { name: p.name, rating: ratingNum(p.rating) })
           : fmt(_("{name} has no rated games yet."), { name: p.name }),
         loading: "lazy", width: "640", height: "240" }),
+      history.length ? h("p", { class: "muted small chart-caption",
+        text: _("The rating after each rated game; the band shows how sure it is (twice its deviation either side).") }) : null,
       history.length ? h("table", { class: "history-table" }, [
         h("caption", { class: "visually-hidden", text: _("The last rating changes") }),
         h("thead", {}, [h("tr", {}, [
