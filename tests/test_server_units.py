@@ -17,8 +17,9 @@ from patchwork.server.live import GUEST, Caller, LiveGame, token_hash
 from patchwork.server.ratelimit import KeyedLimiter, TokenBucket
 from patchwork.server.run import build_parser, settings_from
 from patchwork.server.schemas import CreateGame
+from patchwork.server.sockets import decode, ref_of
 from patchwork.server.views import move_outcome, state_view
-from patchwork.server.ws import decode, ref_of, validate
+from patchwork.server.ws import validate
 from server_fixtures import legal_moves
 
 

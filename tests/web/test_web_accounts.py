@@ -283,7 +283,8 @@ def test_two_accounts_meet_in_the_lobby_and_play_a_rated_game(
         expect(ann.locator("#profile-rating")).to_have_text(f"{expected[ann_seat]}?")
         expect(ann.locator(".stats .played dd")).to_have_text("1")
         chart = ann.locator("#rating-chart")
-        assert chart.get_attribute("src") == f"/api/players/{ann_name}/rating.svg"
+        # (in the page's language: the chart's numbers are written in its digits)
+        assert chart.get_attribute("src") == f"/api/players/{ann_name}/rating.svg?lang=en"
         ann.wait_for_function(
             "() => { const i = document.querySelector('#rating-chart');"
             " return i.complete && i.naturalWidth > 0; }"
@@ -342,7 +343,7 @@ def test_a_rated_game_against_the_computer_in_persian_on_a_phone(
         page.wait_for_url(f"{server.url}/?seed=7")
         # Signed in: name and rating in the header, in Persian digits, still within the screen.
         expect(page.locator("#head-me")).to_contain_text(name)
-        expect(page.locator("#head-rating")).to_have_text("۱۵۰۰?")
+        expect(page.locator("#head-rating")).to_have_text("۱۵۰۰؟")  # Persian's own question mark
         assert page.evaluate("document.documentElement.scrollWidth") <= 375
         box = page.locator("#head-me").bounding_box()
         assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 375
@@ -381,7 +382,7 @@ def test_a_rated_game_against_the_computer_in_persian_on_a_phone(
         persian = str(after).translate(str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹"))
         expect(row).to_contain_text(persian)
         expect(page.locator('#rating-changes li[data-seat="1"]')).to_have_count(0)
-        expect(page.locator("#head-rating")).to_have_text(f"{persian}?")
+        expect(page.locator("#head-rating")).to_have_text(f"{persian}؟")
         page.locator("#rating-changes").scroll_into_view_if_needed()
         shot(page, "accounts-fa-phone-end", full_page=False)
         assert not errors, errors

@@ -104,8 +104,24 @@ class Cluster:
     ) -> None:
         """Receive every game's announcements until cancelled; after every (re)connection
         ``on_connected`` runs (the announcements missed meanwhile must be caught up)."""
-        pattern = self.key("game", "*")
         start = len(self.key("game", ""))
+        await self._receive(
+            self.key("game", "*"),
+            lambda channel, body: on_message(channel[start:], body),
+            on_connected,
+            "lost Redis (%s); moves go on, announcements wait",
+        )
+
+    async def _receive(
+        self,
+        pattern: str,
+        on_message: Callable[[str, dict[str, Any]], None],
+        on_connected: Callable[[], Awaitable[None]],
+        lost: str | None,
+    ) -> None:
+        """Call ``on_message(channel, body)`` for every other process's announcement on the
+        channels matching ``pattern`` and ``on_connected`` after every (re)subscription, until
+        cancelled; when Redis goes away, log ``lost`` (once) and subscribe again shortly."""
         while True:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
@@ -121,12 +137,12 @@ class Cluster:
                     except (TypeError, ValueError):
                         continue
                     if isinstance(body, dict) and body.get("node") != self.node:
-                        on_message(str(msg["channel"])[start:], body)
+                        on_message(str(msg["channel"]), body)
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # Redis went away: try again shortly
-                if self.up:
-                    log.warning("lost Redis (%s); moves go on, announcements wait", e)
+                if self.up and lost is not None:
+                    log.warning(lost, e)
                 self.up = False
                 await asyncio.sleep(0.5)
             finally:
@@ -142,28 +158,11 @@ class Cluster:
     async def listen_lobby(self, on_change: Callable[[], None]) -> None:
         """Call ``on_change`` on every other process's lobby announcement, and after every
         (re)subscription (what was announced meanwhile is in the database); until cancelled."""
-        while True:
-            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-            try:
-                await pubsub.subscribe(self.key("lobby"))
-                on_change()
-                while True:
-                    msg = await pubsub.get_message(timeout=1.0)
-                    if msg is None or msg.get("type") != "message":
-                        continue
-                    try:
-                        body = json.loads(msg["data"])
-                    except (TypeError, ValueError):
-                        continue
-                    if isinstance(body, dict) and body.get("node") != self.node:
-                        on_change()
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # Redis went away: try again shortly (the lobby re-reads)
-                await asyncio.sleep(0.5)
-            finally:
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+        async def connected() -> None:
+            on_change()
+
+        await self._receive(self.key("lobby"), lambda _channel, _body: on_change(), connected, None)
 
     # -- leases: who runs a game's AI turns and clock ------------------------------------------
 

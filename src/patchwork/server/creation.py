@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
 from ..engine import PatchworkError, Rules, new_game, standard_circle
 from ..engine.automa import Automa, deck_seed
@@ -52,6 +53,23 @@ def clock_spec(clock: ClockIn | None) -> ClockSpec | None:
         )
     assert clock.days is not None
     return ClockSpec("correspondence", days=clock.days)
+
+
+def new_row(spec: ClockSpec | None, **fields: Any) -> GameData:
+    """A new game's row: a fresh id at version 1, a seed for its AI, the clock (each player
+    starting with the whole allowance), and ``fields``."""
+    now = utcnow()
+    return GameData(
+        id=new_id(),
+        created_at=now,
+        updated_at=now,
+        version=1,
+        ai_seed=secrets.randbits(62),
+        clock=None if spec is None else spec.to_json(),
+        remaining0=None if spec is None else spec.allowance_ms,
+        remaining1=None if spec is None else spec.allowance_ms,
+        **fields,
+    )
 
 
 @dataclass(frozen=True)
@@ -106,14 +124,10 @@ def new_game_data(req: CreateGame, user: UserData | None = None) -> NewGame:
         users[seat] = user.id
         names[seat] = user.name
     spec = clock_spec(req.clock)
-    now = utcnow()
-    data = GameData(
-        id=new_id(),
-        created_at=now,
-        updated_at=now,
+    data = new_row(
+        spec,
         mode=req.mode,
         status="waiting" if req.mode == "online" else "active",
-        version=1,
         edition=rules.edition,
         rotation=rules.rotation,
         flip=rules.flip,
@@ -127,11 +141,7 @@ def new_game_data(req: CreateGame, user: UserData | None = None) -> NewGame:
         seat1_token=tokens[1],
         invite_hash=None if invite is None else token_hash(invite),
         ai_level=req.level if req.mode == "ai" else None,
-        ai_seed=secrets.randbits(62),
-        clock=None if spec is None else spec.to_json(),
         solo=solo,
-        remaining0=None if spec is None else spec.allowance_ms,
-        remaining1=None if spec is None else spec.allowance_ms,
         seat0_user=users[0],
         seat1_user=users[1],
         rated=req.rated,
@@ -157,14 +167,10 @@ def paired_game_data(
     seat = secrets.randbelow(2)
     seated = (players[0], players[1]) if seat == 0 else (players[1], players[0])
     spec = clock_spec(clock)
-    now = utcnow()
-    data = GameData(
-        id=new_id(),
-        created_at=now,
-        updated_at=now,
+    data = new_row(
+        spec,
         mode="online",
         status="active",
-        version=1,
         edition=rules.edition,
         rotation=rules.rotation,
         flip=rules.flip,
@@ -179,10 +185,6 @@ def paired_game_data(
         seat0_user=seated[0].user_id,
         seat1_user=seated[1].user_id,
         rated=rated,
-        ai_seed=secrets.randbits(62),
-        clock=None if spec is None else spec.to_json(),
-        remaining0=None if spec is None else spec.allowance_ms,
-        remaining1=None if spec is None else spec.allowance_ms,
     )
     return data, seat
 
@@ -191,15 +193,11 @@ def rematch_data(old: GameData) -> GameData:
     """The same players (tokens, accounts) and settings (rated or not), a new circle, the
     other player first."""
     spec = ClockSpec.from_json(old.clock)
-    now = utcnow()
-    return GameData(
-        id=new_id(),
+    return new_row(
+        spec,
         parent_id=old.id,
-        created_at=now,
-        updated_at=now,
         mode=old.mode,
         status="active",
-        version=1,
         edition=old.edition,
         rotation=old.rotation,
         flip=old.flip,
@@ -217,8 +215,4 @@ def rematch_data(old: GameData) -> GameData:
         seat1_user=old.seat1_user,
         rated=old.rated,
         ai_level=old.ai_level,
-        ai_seed=secrets.randbits(62),
-        clock=old.clock,
-        remaining0=None if spec is None else spec.allowance_ms,
-        remaining1=None if spec is None else spec.allowance_ms,
     )

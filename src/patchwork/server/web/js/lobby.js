@@ -7,10 +7,9 @@
 import { currentAccount, ratingNum, ratingText } from "./account.js";
 import { pageTitle } from "./accountpages.js";
 import { _, currentLanguage, fmt, ngettext } from "./i18n.js";
+import { backoff, openSocket } from "./socket.js";
 import { saveSeat, loadPrefs, savePrefs } from "./store.js";
 import { errorText, h, toast } from "./ui.js";
-
-const MAX_BACKOFF_MS = 5000;
 
 // The words for a challenge's clock: "10 min + 5 s", "3 days a move", "no clock".
 export function clockText(clock) {
@@ -70,27 +69,17 @@ export class LobbyScreen {
 
   connect() {
     if (this.closed) return;
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${scheme}//${location.host}/ws/lobby`);
+    const ws = openSocket("/ws/lobby", () => ({ type: "hello", lang: currentLanguage() }),
+      (msg) => this.onMessage(msg));
     this.ws = ws;
     this.setConnection(this.attempt ? "reconnecting" : "connecting");
-    ws.onopen = () => ws.send(JSON.stringify({ type: "hello", lang: currentLanguage() }));
-    ws.onmessage = (event) => {
-      let msg;
-      try {
-        msg = JSON.parse(event.data);
-      } catch {
-        return;
-      }
-      this.onMessage(msg);
-    };
     ws.onclose = () => {
       if (this.ws !== ws || this.closed) return;
       // The server forgot our challenges with the connection.
       this.mine.clear();
       this.quick = null;
       this.setConnection("offline");
-      const delay = Math.min(MAX_BACKOFF_MS, 500 * 2 ** this.attempt) * (0.75 + Math.random() / 2);
+      const delay = backoff(this.attempt);
       this.attempt += 1;
       this.timer = setTimeout(() => this.connect(), delay);
     };

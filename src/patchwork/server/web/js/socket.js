@@ -5,6 +5,30 @@ import { currentLanguage } from "./i18n.js";
 
 const MAX_BACKOFF_MS = 5000;
 
+// The pause before reconnection attempt `attempt` (0, 1, ...): doubling up to 5 s, jittered
+// so that clients dropped together do not come back together.
+export function backoff(attempt) {
+  return Math.min(MAX_BACKOFF_MS, 500 * 2 ** attempt) * (0.75 + Math.random() / 2);
+}
+
+// A websocket to the server's `path` that says `hello()` (a message) once open and hands
+// each message, parsed, to `onMessage` (a frame that is not JSON is dropped).
+export function openSocket(path, hello, onMessage) {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(`${scheme}//${location.host}${path}`);
+  ws.onopen = () => ws.send(JSON.stringify(hello()));
+  ws.onmessage = (event) => {
+    let msg;
+    try {
+      msg = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    onMessage(msg);
+  };
+  return ws;
+}
+
 export class GameSocket {
   constructor(gameId, token, handlers) {
     this.gameId = gameId;
@@ -22,21 +46,9 @@ export class GameSocket {
 
   connect() {
     if (this.closed) return;
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${scheme}//${location.host}/ws/games/${this.gameId}`);
-    this.ws = ws;
-    this.handlers.onStatus(this.attempt ? "reconnecting" : "connecting");
-    ws.onopen = () => {
-      ws.send(JSON.stringify({ type: "hello", token: this.token, last_version: this.lastVersion,
-        lang: currentLanguage() }));
-    };
-    ws.onmessage = (event) => {
-      let msg;
-      try {
-        msg = JSON.parse(event.data);
-      } catch {
-        return;
-      }
+    const hello = () => ({ type: "hello", token: this.token, last_version: this.lastVersion,
+      lang: currentLanguage() });
+    const ws = openSocket(`/ws/games/${this.gameId}`, hello, (msg) => {
       if (msg.type === "welcome") {
         this.attempt = 0;
         this.handlers.onStatus("online");
@@ -52,7 +64,9 @@ export class GameSocket {
         resolve(msg);
       }
       this.handlers.onMessage(msg);
-    };
+    });
+    this.ws = ws;
+    this.handlers.onStatus(this.attempt ? "reconnecting" : "connecting");
     ws.onclose = (event) => {
       if (this.ws !== ws) return;
       for (const { resolve } of this.pending.values()) {
@@ -65,7 +79,7 @@ export class GameSocket {
         return;
       }
       this.handlers.onStatus("offline");
-      const delay = Math.min(MAX_BACKOFF_MS, 500 * 2 ** this.attempt) * (0.75 + Math.random() / 2);
+      const delay = backoff(this.attempt);
       this.attempt += 1;
       this.timer = setTimeout(() => this.connect(), delay);
     };
