@@ -301,7 +301,7 @@ def test_the_websocket_answers_in_the_hello_language(client: TestClient) -> None
         ws.send_json({"type": "ping"})
         answer = next_error(ws)
         assert answer["code"] == "hello_required"
-        assert answer["message"] == "lähetä ensin hello (tunnisteesi, tai ei mitään katsoaksesi)"
+        assert answer["message"] == "lähetä ensin hello (tunnisteesi kanssa, tai ilman katsoaksesi)"
     with client.websocket_connect("/ws/games/nope", headers={"Accept-Language": "ru"}) as ws:
         answer = next_error(ws)
         assert answer["code"] == "game_not_found"
