@@ -296,7 +296,10 @@ def test_two_accounts_meet_in_the_lobby_and_play_a_rated_game(
         shot(ann, "profile")
         # My games: the finished game is there.
         ann.goto(f"{server.url}/me/games")
-        expect(ann.locator(f'#games-finished .game-item[data-game="{gid}"]')).to_be_visible()
+        mine = ann.locator(f'#games-finished .game-item[data-game="{gid}"]')
+        expect(mine).to_be_visible()
+        expect(mine.locator(".outcome")).to_have_text("won" if winner == ann_seat else "lost")
+        shot(ann, "my-games")
         # The leaderboard lists settled ratings only: Ann as a player of many games (her
         # deviation set low in the database), Bob still provisional and not there.
         with sqlite3.connect(db_path(server)) as db:
