@@ -15,3 +15,15 @@ export function seatName(info, seat) {
   if (info.name === "Deleted player" && !info.account) return _("Deleted player");
   return info.name;
 }
+
+// A name as the server stores it in lists (game summaries, rating histories), said in the
+// page's language where it is one of the server's English defaults; an account's name never
+// is one (account names have no spaces).
+export function storedName(name) {
+  let m = /^AI level (\d+)$/.exec(name);
+  if (m) return fmt(_("level {n}"), { n: Number(m[1]) });
+  m = /^Player (\d+)$/.exec(name);
+  if (m) return fmt(_("Player {n}"), { n: Number(m[1]) });
+  if (name === "Deleted player") return _("Deleted player");
+  return name;
+}

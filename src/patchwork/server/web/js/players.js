@@ -6,6 +6,7 @@ import { api } from "./api.js";
 import { currentAccount, ratingNum, ratingText, ratingWithDeviation } from "./account.js";
 import { needSignIn, pageTitle } from "./accountpages.js";
 import { _, fmt, ngettext, num } from "./i18n.js";
+import { storedName } from "./names.js";
 import { errorText, fatal, h } from "./ui.js";
 
 export function profileLink(name, attrs = {}) {
@@ -57,7 +58,8 @@ function gameItem(g, me) {
   return h("li", { class: "game-item", "data-game": g.id }, [
     h("div", { class: "game-players" }, [
       players.length === 2 ? h("span", { class: "vs" }, [
-        h("bdi", { text: players[0] }), h("span", { class: "muted", text: " – " }), h("bdi", { text: players[1] }),
+        h("bdi", { text: storedName(players[0]) }), h("span", { class: "muted", text: " – " }),
+        h("bdi", { text: storedName(players[1]) }),
       ]) : null,
       scores ? h("span", { class: "game-score", text: scores }) : null,
       outcome ? h("span", { class: `tag outcome ${outcome[0]}`, text: outcome[1] }) : null,
@@ -131,7 +133,7 @@ export async function renderProfile(root, { name }) {
         ])]),
         h("tbody", {}, history.map((e) => h("tr", {}, [
           h("td", { text: when(e.at) }),
-          h("td", {}, [h("bdi", { text: e.opponent || _("Deleted player") })]),
+          h("td", {}, [h("bdi", { text: e.opponent ? storedName(e.opponent) : _("Deleted player") })]),
           h("td", { text: e.score === 1 ? _("won") : e.score === 0 ? _("lost") : _("draw") }),
           h("td", {}, [ratingNum(e.rating), " ", changeSpan(e.change)]),
         ]))),

@@ -7,6 +7,7 @@ import { saveSeat, loadPrefs, savePrefs } from "./store.js";
 import { h, toast, errorText } from "./ui.js";
 import { levelLine, levelName } from "./automa.js";
 import { currentAccount, ratingText } from "./account.js";
+import { storedName } from "./names.js";
 
 function radioGroup(name, legend, options, checked) {
   return h("fieldset", { class: `choice ${name}` }, [
@@ -187,7 +188,7 @@ export function renderStart(root, { meta, navigate }) {
       const scores = g.result && g.result.scores ? g.result.scores.map(num).join(" : ") : "";
       list.append(h("li", {}, [
         h("a", { href: `/play/${g.id}?replay=1`, "data-link": true },
-          [`${g.players[0]} – ${g.players[1]}`]),
+          [`${storedName(g.players[0])} – ${storedName(g.players[1])}`]),
         h("span", { class: "muted", text: ` ${scores}` }),
       ]));
     }
