@@ -23,7 +23,9 @@ from . import policy
 
 WIN = 1000
 MAX_PLIES = 64
-ENDGAME_SPACES = 12  # try exact search once both tokens together are this close to the end
+# Try the exact search once both tokens together are this close to the end: at 16 rather than
+# 12 the searcher won 222 of 400 paired games at 10,000 iterations (README, "The AI").
+ENDGAME_SPACES = 16
 
 
 @dataclass(frozen=True)
