@@ -68,14 +68,20 @@ def _clear_cookie(response: Response, request: Request) -> None:
     )
 
 
+def _signed_in(session: Session, request: Request, response: Response) -> Account:
+    """The answer to signing up or in: the session's cookie and the account with its CSRF
+    token."""
+    _set_cookie(response, request, session)
+    return account_view(session.user, session.csrf)
+
+
 @router.post("/signup", response_model=Account, status_code=201, responses=ERRORS)
 async def sign_up(
     body: Credentials, request: Request, response: Response, accounts: AccountService
 ) -> Account:
     """Make an account and sign in (the cookie ``pw_session``)."""
     session = await accounts.sign_up(body.name, body.password, address(request))
-    _set_cookie(response, request, session)
-    return account_view(session.user, session.csrf)
+    return _signed_in(session, request, response)
 
 
 @router.post("/signin", response_model=Account, responses=ERRORS)
@@ -84,8 +90,7 @@ async def sign_in(
 ) -> Account:
     """Sign in (the cookie ``pw_session``); ``csrf_token`` goes with every change."""
     session = await accounts.sign_in(body.name, body.password, address(request))
-    _set_cookie(response, request, session)
-    return account_view(session.user, session.csrf)
+    return _signed_in(session, request, response)
 
 
 @router.post("/signout", status_code=204, response_class=Response, responses=ERRORS)
