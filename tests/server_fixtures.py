@@ -232,6 +232,24 @@ def _connect(url: str) -> ClientConnection:
     return connection
 
 
+def receive_until(
+    recv: Callable[[float], dict[str, Any]],
+    pred: Callable[[dict[str, Any]], bool],
+    timeout: float,
+    tail: Callable[[], object],
+) -> dict[str, Any]:
+    """The first message ``recv`` brings for which ``pred`` holds, within ``timeout`` seconds
+    (else TimeoutError, saying ``tail()``: what came last)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError(f"no such message within {timeout} s; got {tail()}")
+        message = recv(left)
+        if pred(message):
+            return message
+
+
 class Client:
     """A game's websocket: sends hello, keeps the latest game view it has seen (an ``update``
     message gets the view it leads to as its ``game``, for the tests' convenience; ``raw``
@@ -277,14 +295,7 @@ class Client:
     def recv_until(
         self, pred: Callable[[dict[str, Any]], bool], timeout: float = WAIT
     ) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError(f"no such message within {timeout} s; got {self.tail()}")
-            message = self.recv(left)
-            if pred(message):
-                return message
+        return receive_until(self.recv, pred, timeout, self.tail)
 
     def expect(self, kind: str, timeout: float = WAIT) -> dict[str, Any]:
         return self.recv_until(lambda m: m["type"] == kind, timeout)

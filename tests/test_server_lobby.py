@@ -9,7 +9,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import threading
-import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -32,6 +31,7 @@ from server_fixtures import (  # noqa: E402
     ServerProcess,
     cluster,
     legal_moves,
+    receive_until,
 )
 
 pytest_plugins = ["server_fixtures"]
@@ -79,14 +79,7 @@ class Lobby:
     def recv_until(
         self, pred: Callable[[dict[str, Any]], bool], timeout: float = WAIT
     ) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError(f"no such message within {timeout} s; got {self.messages[-5:]}")
-            message = self.recv(left)
-            if pred(message):
-                return message
+        return receive_until(self.recv, pred, timeout, lambda: self.messages[-5:])
 
     def seen(self, pred: Callable[[dict[str, Any]], bool], timeout: float = WAIT) -> dict[str, Any]:
         """The first message not yet looked for (received already, perhaps while waiting

@@ -14,9 +14,6 @@ export function profileLink(name, attrs = {}) {
     class: "player-link", ...attrs, text: name });
 }
 
-// Above this deviation a rating is provisional (docs/accounts.md), shown with "?".
-const PROVISIONAL_RD = 110;
-
 function sameName(a, b) {
   return typeof a === "string" && typeof b === "string" && a.toLowerCase() === b.toLowerCase();
 }
@@ -171,11 +168,12 @@ export async function renderLeaderboard(root) {
       h("th", { scope: "col", text: _("Rating") }),
       h("th", { scope: "col", class: "optional", text: _("Rated games") }),
     ])]),
-    h("tbody", {}, rows.map((r, i) => h("tr", { class: me && sameName(me.name, r.name) ? "me" : null, "data-player": r.name }, [
-      h("td", { class: "rank", text: num(r.rank || i + 1) }),
+    h("tbody", {}, rows.map((r) => h("tr", { class: me && sameName(me.name, r.name) ? "me" : null, "data-player": r.name }, [
+      h("td", { class: "rank", text: num(r.rank) }),
       h("th", { scope: "row" }, [profileLink(r.name)]),
-      h("td", { class: "rating", text: ratingText(r.rating, r.provisional ?? r.rd > PROVISIONAL_RD) }),
-      h("td", { class: "optional", text: num(r.games ?? r.played ?? 0) }),
+      // The leaderboard lists settled ratings only: none is provisional.
+      h("td", { class: "rating", text: ratingText(r.rating, false) }),
+      h("td", { class: "optional", text: num(r.games) }),
     ]))),
   ]) : h("p", { class: "muted", text: _("No settled ratings yet. Play rated games in the lobby to be the first.") });
   root.replaceChildren(h("div", { class: "page" }, [
