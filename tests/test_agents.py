@@ -143,6 +143,10 @@ def test_get_agent_with_settings() -> None:
     assert not agent.exact_endgame
     assert get_agent("mcts@time=0.5").default_limit == Limit(time=0.5)
     assert get_agent("mcts@endgame_spaces=16").endgame_spaces == 16  # type: ignore[attr-defined]
+    tuned = get_agent("level4@c_uct=0.5,playout_noise=0.2,tries=6")
+    assert isinstance(tuned, MCTSAgent)
+    assert (tuned.params.c_uct, tuned.params.noise, tuned.params.tries) == (0.5, 0.2, 6)
+    assert tuned.params.margin_weight == 0.2  # the others keep their defaults
     # Keyword options given in code win over the spec's.
     assert get_agent("mcts@workers=2", workers=1).workers == 1
 
@@ -153,6 +157,7 @@ def test_get_agent_with_settings() -> None:
         ("mcts@depth=3", "bad setting 'depth=3'"),
         ("mcts@iterations", "bad setting 'iterations'"),
         ("mcts@iterations=many", "bad value for iterations"),
+        ("mcts@c_uct=wide", "bad value for c_uct"),
         ("mcts@exact_endgame=maybe", "'maybe' is not yes or no"),
         ("mcts@iterations=0", "at least 1"),
         ("greedy@workers=2", "bad options for agent 'greedy@workers=2'"),

@@ -383,3 +383,32 @@ def test_game_result_to_dict_names_the_players() -> None:
     d = game.to_dict(result.labels)
     assert d["pair"] == ["random", "greedy"] and d["players"] == ["greedy", "random"]
     assert d["winner_name"] == result.labels[game.winner_player]
+
+
+BASELINE = "py:benchmarks.baseline:agent"
+
+
+def test_python_players_seat_the_frozen_baseline() -> None:
+    """``py:MODULE:FACTORY`` players are imported in every process that plays them (here the
+    spawned workers too), take ``@`` settings and repeat their games with a seed."""
+    players = [f"{BASELINE}@iterations=60", "mcts@iterations=60"]
+    one = run_tournament(players, 2, workers=1, seed=5, progress=False)
+    two = run_tournament(players, 2, workers=2, seed=5, progress=False)
+    assert per_game(one) == per_game(two)
+    assert [g.spec.seats for g in one.games] == [(0, 1), (1, 0)]
+    assert all(g.plies > 20 and min(g.moves_made) > 0 for g in one.games)
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("py:benchmarks.baseline", "write py:MODULE:FACTORY"),
+        ("py:no_such_module_here:agent", "cannot import 'no_such_module_here'"),
+        ("py:benchmarks.baseline:nothing", "has no nothing()"),
+        (f"{BASELINE}@depth=3", "bad setting 'depth=3'"),
+        (f"{BASELINE}@workers=2", "bad options for agent"),
+    ],
+)
+def test_python_players_bad_names(name: str, message: str) -> None:
+    with pytest.raises(pw.PatchworkError, match=message):
+        run_tournament([name, "random"], 2, progress=False)

@@ -9,6 +9,7 @@ from ..engine.errors import PatchworkError
 from .agents import Agent, GreedyAgent, RandomAgent
 from .levels import LEVELS, level
 from .limit import Limit
+from .mcts import Params
 from .policy_agent import PolicyAgent
 from .search import MCTSAgent
 
@@ -44,6 +45,17 @@ SPEC_OPTIONS: dict[str, Callable[[str], Any]] = {
     "reuse": lambda text: _flag(text),
     "noise": float,
 }
+# The searcher's constants (mcts.Params), settable the same way so matches can tune them:
+# ``mcts@c_uct=0.5,margin_weight=0.3``.
+PARAM_OPTIONS: dict[str, Callable[[str], Any]] = {
+    "c_uct": float,
+    "widen_c": float,
+    "widen_alpha": float,
+    "playout_noise": float,
+    "tries": int,
+    "margin_weight": float,
+    "margin_scale": float,
+}
 
 
 def _flag(text: str) -> bool:
@@ -60,22 +72,28 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     name, _at, settings = spec.partition("@")
     options: dict[str, Any] = {}
     limit: dict[str, Any] = {}
+    params: dict[str, Any] = {}
     for item in filter(None, (s.strip() for s in settings.split(","))):
         key, eq, value = item.partition("=")
         key = key.strip().replace("-", "_")
-        read = SPEC_OPTIONS.get(key)
+        read = SPEC_OPTIONS.get(key) or PARAM_OPTIONS.get(key)
         if not eq or read is None:
             raise PatchworkError(
                 f"bad setting {item!r} in agent {spec!r}: write key=value with a key among "
-                f"{', '.join(SPEC_OPTIONS)}"
+                f"{', '.join([*SPEC_OPTIONS, *PARAM_OPTIONS])}"
             )
         try:
             parsed = read(value.strip())
         except ValueError as e:
             raise PatchworkError(f"bad value for {key} in agent {spec!r}: {e}") from None
-        (limit if key in ("time", "iterations") else options)[key] = parsed
+        if key in PARAM_OPTIONS:
+            params["noise" if key == "playout_noise" else key] = parsed
+        else:
+            (limit if key in ("time", "iterations") else options)[key] = parsed
     if limit:
         options["limit"] = Limit(**limit)
+    if params:
+        options["params"] = Params(**params)
     return name, options
 
 

@@ -22,8 +22,11 @@ normally does (levels 3 and 4: 100 and 10,000 iterations, level 5: 5 s). Ctrl-C 
 the finished games are reported and written to --out.
 
 players: {names};
+each with optional settings after @ (level4@iterations=2000,c_uct=0.5);
 or cmd:COMMAND, a program speaking the engine protocol (docs/protocol.md), quoted as one
-argument: "cmd:./mybot --flag". Each worker process starts it once and stops it at the end.
+argument: "cmd:./mybot --flag". Each worker process starts it once and stops it at the end;
+or py:MODULE:FACTORY[@settings], an agent from a Python module importable from the current
+directory (py:benchmarks.baseline:agent, the frozen searcher that benchmarks measure against).
 """
 
 
@@ -35,7 +38,10 @@ def _parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument(
-        "players", nargs="+", metavar="PLAYER", help="two or more agent names or cmd:COMMAND"
+        "players",
+        nargs="+",
+        metavar="PLAYER",
+        help="two or more agent names, cmd:COMMAND or py:MODULE:FACTORY",
     )
     p.add_argument(
         "--games", type=positive_int, default=10, metavar="N",

@@ -6,11 +6,15 @@ kept for the process's next games, any other is built for one game and closed af
 
 from __future__ import annotations
 
+import importlib
+import os
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..ai import Agent, Limit, get_agent
+from ..ai.registry import parse_spec
 from ..engine import Game, PatchworkError, new_game
 from ..engine.play import Played, Seat, play_out
 from ..parallel import StopFlag
@@ -90,15 +94,43 @@ def _reseedable(agent: object) -> bool:
 
 
 EXTERNAL_PREFIX = "cmd:"
+PYTHON_PREFIX = "py:"
 
 
 def build_agent(name: str, seed: int | None = None) -> Agent:
     """An agent by name; ``cmd:COMMAND`` is a program speaking the engine protocol
     (docs/protocol.md), started in the process that plays it (on its first move), reseeded
-    for each game and closed with the process's other agents."""
+    for each game and closed with the process's other agents; ``py:MODULE:FACTORY`` is
+    ``FACTORY(seed=..., **settings)`` from a Python module."""
     if name.startswith(EXTERNAL_PREFIX):
         return EngineAgent.from_name(name, seed=seed)
+    if name.startswith(PYTHON_PREFIX):
+        return _python_agent(name, seed)
     return get_agent(name, seed=seed)
+
+
+def _python_agent(name: str, seed: int | None) -> Agent:
+    """``py:MODULE:FACTORY[@settings]``: an agent that is no part of the package (the frozen
+    baseline of benchmarks/, a bot of one's own), imported from the current directory or the
+    Python path, with the same ``@key=value`` settings as the named agents."""
+    target, options = parse_spec(name[len(PYTHON_PREFIX) :])
+    module_name, colon, factory_name = target.strip().rpartition(":")
+    if not colon or not module_name or not factory_name:
+        raise PatchworkError(f"bad agent {name!r}: write py:MODULE:FACTORY, e.g. py:mybot:agent")
+    if os.getcwd() not in sys.path:
+        sys.path.append(os.getcwd())
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as e:
+        raise PatchworkError(f"agent {name!r}: cannot import {module_name!r}: {e}") from None
+    factory = getattr(module, factory_name, None)
+    if not callable(factory):
+        raise PatchworkError(f"agent {name!r}: {module_name} has no {factory_name}()")
+    try:
+        agent: Agent = factory(seed=seed, **options)
+    except TypeError as e:
+        raise PatchworkError(f"bad options for agent {name!r}: {e}") from None
+    return agent
 
 
 def _agent_for(player: int, name: str, seed: int) -> Agent:

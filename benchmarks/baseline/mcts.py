@@ -1,0 +1,300 @@
+"""Frozen copy (see __init__): do not tune.
+
+Monte Carlo tree search, compiled: the search loop never crosses into Python per node.
+
+Shape of the tree (see DESIGN.md, Search):
+- A turn is two decisions. A *decision node* offers advance and each offered patch that can
+  be bought and fits (at most 4 children, all tried). Choosing a patch leads to a *placement
+  node* (move code ``-(1 + patch)``, same state, same player) whose children are that patch's
+  placements, ranked by the placement policy and added one by one as the node is visited more
+  (progressive widening). A pending special patch is placed the same way.
+- Turns do not alternate: each node's statistics are kept for player 0 and the player to move
+  at the parent picks by its own value, never by negating.
+- Nodes hold no state: each iteration replays the codes from the root state (a handful of
+  cheap kernel calls), which keeps a node at 40 bytes.
+- Values are score-aware: a playout's reward blends the win (tie-break included) with the
+  final score margin.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from patchwork.engine import kernels as K
+from patchwork.engine import layout as L
+from patchwork.engine.tables import MODE_COUNT, MODE_INDEX
+
+from . import policy
+
+UNKNOWN = -1
+MAX_DEPTH = 512
+# meta ([size, root]), parent, first_child, next_sibling, n_children, total, code, visits,
+# reward0, win0, margin0: the node arrays, passed to the kernels as one tuple.
+TreeArrays = tuple[np.ndarray, ...]
+
+
+class Params:
+    """Search settings (plain floats so they cross into the kernel as arguments)."""
+
+    def __init__(
+        self,
+        c_uct: float = 0.35,
+        widen_c: float = 1.0,
+        widen_alpha: float = 0.5,
+        noise: float = 0.35,
+        tries: int = 4,
+        margin_weight: float = 0.2,
+        margin_scale: float = 15.0,
+    ) -> None:
+        self.c_uct = c_uct
+        self.widen_c = widen_c
+        self.widen_alpha = widen_alpha
+        self.noise = noise
+        self.tries = tries
+        self.margin_weight = margin_weight
+        self.margin_scale = margin_scale
+
+    def as_array(self) -> np.ndarray:
+        return np.array(
+            [
+                self.c_uct,
+                self.widen_c,
+                self.widen_alpha,
+                self.noise,
+                self.tries,
+                self.margin_weight,
+                self.margin_scale,
+            ],
+            dtype=np.float64,
+        )
+
+
+class Tree:
+    """Preallocated node arrays; ``size`` nodes are in use, node 0 is the first root."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self.parent = np.full(capacity, -1, dtype=np.int32)
+        self.first_child = np.full(capacity, -1, dtype=np.int32)
+        self.next_sibling = np.full(capacity, -1, dtype=np.int32)
+        self.n_children = np.zeros(capacity, dtype=np.int32)
+        self.total = np.full(capacity, UNKNOWN, dtype=np.int32)
+        self.code = np.zeros(capacity, dtype=np.int64)
+        self.visits = np.zeros(capacity, dtype=np.int64)
+        self.reward0 = np.zeros(capacity, dtype=np.float64)
+        self.win0 = np.zeros(capacity, dtype=np.float64)
+        self.margin0 = np.zeros(capacity, dtype=np.float64)
+        self.meta = np.zeros(2, dtype=np.int64)  # [size, root]
+
+        self.arrays: TreeArrays = (
+            self.meta,
+            self.parent,
+            self.first_child,
+            self.next_sibling,
+            self.n_children,
+            self.total,
+            self.code,
+            self.visits,
+            self.reward0,
+            self.win0,
+            self.margin0,
+        )
+
+        self.reset()
+
+    def reset(self) -> None:
+        """Empty the tree but for a fresh root (node 0)."""
+        self.meta[:] = (1, 0)
+        fresh = (-1, -1, -1, 0, UNKNOWN, 0, 0, 0.0, 0.0, 0.0)
+        for array, value in zip(self.arrays[1:], fresh, strict=True):
+            array[0] = value
+
+    @property
+    def size(self) -> int:
+        return int(self.meta[0])
+
+    @property
+    def root(self) -> int:
+        return int(self.meta[1])
+
+    def children(self, node: int) -> list[int]:
+        out = []
+        c = int(self.first_child[node])
+        while c >= 0:
+            out.append(c)
+            c = int(self.next_sibling[c])
+        return out
+
+    def child_with_code(self, node: int, code: int) -> int:
+        for c in self.children(node):
+            if int(self.code[c]) == code:
+                return c
+        return -1
+
+    def run(self, state: np.ndarray, iterations: int, params: Params) -> int:
+        """Run iterations from the root (whose state is ``state``); returns nodes in use."""
+        return int(iterate(state, iterations, params.as_array(), self.arrays))
+
+
+@njit(cache=True)
+def _candidates(s: np.ndarray, node_code: int, out: np.ndarray, scores: np.ndarray) -> int:
+    """The children a node may have, best first; returns how many."""
+    p = K.current_player(s)
+    n = 0
+    if s[L.PENDING] > 0:
+        lo = s[L.QUILT_LO + p]
+        hi = s[L.QUILT_HI + p]
+        for sq in range(K.NUM_SQUARES):
+            if K.square_is_empty(s, p, sq):
+                out[n] = K.SPECIAL_BASE + sq
+                scores[n] = policy.special_score(lo, hi, sq)
+                n += 1
+    elif node_code < 0:
+        patch = -node_code - 1
+        mode = s[L.MODE]
+        lo = s[L.QUILT_LO + p]
+        hi = s[L.QUILT_HI + p]
+        bonus_open = s[L.BONUS] < 0
+        for i in range(MODE_COUNT[mode, patch]):
+            if K.footprint_free(mode, patch, i, lo, hi):
+                k = MODE_INDEX[mode, patch, i]
+                out[n] = K.BUY_BASE + k
+                scores[n] = policy.placement_score(lo, hi, k, bonus_open)
+                n += 1
+    else:
+        out[0] = K.ADVANCE
+        scores[0] = 0.0
+        n = 1
+        for j in range(min(K.OFFERED, s[L.CIRCLE_LEN])):
+            patch = s[L.CIRCLE + j]
+            if K.affordable(s, p, patch) and K.fits_somewhere(s, p, patch):
+                out[n] = -(1 + patch)
+                scores[n] = -float(n)  # keep the offer's order
+                n += 1
+    # Best first, stable so equal scores keep their generation order.
+    order = np.argsort(-scores[:n], kind="mergesort")
+    tmp = out[:n].copy()
+    for i in range(n):
+        out[i] = tmp[order[i]]
+    return n
+
+
+@njit(cache=True)
+def _widened(visits: int, widen_c: float, widen_alpha: float) -> int:
+    return 1 + int(widen_c * visits**widen_alpha)
+
+
+@njit(cache=True)
+def _add_child(t: TreeArrays, node: int, move: int) -> int:
+    meta, parent, first_child, next_sibling, n_children, total, code = t[:7]
+    visits, reward0, win0, margin0 = t[7:]
+    new = meta[0]
+    meta[0] += 1
+    parent[new] = node
+    first_child[new] = -1
+    next_sibling[new] = -1
+    n_children[new] = 0
+    total[new] = UNKNOWN
+    code[new] = move
+    visits[new] = 0
+    reward0[new] = 0.0
+    win0[new] = 0.0
+    margin0[new] = 0.0
+    # Append at the end of the sibling list, so children stay in the policy's order.
+    if first_child[node] < 0:
+        first_child[node] = new
+    else:
+        x = first_child[node]
+        while next_sibling[x] >= 0:
+            x = next_sibling[x]
+        next_sibling[x] = new
+    n_children[node] += 1
+    return new
+
+
+@njit(cache=True)
+def iterate(
+    root_state: np.ndarray,
+    iterations: int,
+    params: np.ndarray,
+    t: TreeArrays,
+) -> int:
+    """``iterations`` descents, playouts and updates."""
+    meta, parent, first_child, next_sibling, n_children, total, code = t[:7]
+    visits, reward0, win0, margin0 = t[7:]
+    c_uct = params[0]
+    widen_c = params[1]
+    widen_alpha = params[2]
+    noise = params[3]
+    tries = int(params[4])
+    margin_weight = params[5]
+    margin_scale = params[6]
+    capacity = len(parent)
+    root = meta[1]
+    s = np.empty_like(root_state)
+    path = np.empty(MAX_DEPTH, dtype=np.int64)
+    cand = np.empty(K.MAX_MOVES, dtype=np.int64)
+    scores = np.empty(K.MAX_MOVES, dtype=np.float64)
+    for _ in range(iterations):
+        s[:] = root_state
+        node = root
+        depth = 0
+        path[0] = node
+        while not K.is_terminal(s) and depth < MAX_DEPTH - 3:
+            c = code[node]
+            widening = c < 0 or s[L.PENDING] > 0
+            limit = _widened(visits[node], widen_c, widen_alpha) if widening else 1 << 30
+            grow = n_children[node] < limit and total[node] != n_children[node]
+            if grow and meta[0] + 2 <= capacity:
+                n = _candidates(s, c, cand, scores)
+                total[node] = n
+                if n_children[node] < n:
+                    node = _add_child(t, node, cand[n_children[node]])
+                    depth += 1
+                    path[depth] = node
+                    if code[node] < 0:
+                        continue  # a patch choice is no move yet: give it a placement too
+                    K.apply_move(s, code[node])
+                    break
+            if n_children[node] == 0:
+                break
+            # Select by UCT, from the point of view of the player choosing here.
+            p = K.current_player(s)
+            log_n = math.log(max(visits[node], 1))
+            best = -1
+            best_value = -1e300
+            x = first_child[node]
+            while x >= 0:
+                nv = visits[x]
+                if nv == 0:
+                    value = 1e100
+                else:
+                    q = reward0[x] / nv
+                    if p == 1:
+                        q = 1.0 - q
+                    value = q + c_uct * math.sqrt(log_n / nv)
+                if value > best_value:
+                    best_value = value
+                    best = x
+                x = next_sibling[x]
+            node = best
+            depth += 1
+            path[depth] = node
+            if code[node] >= 0:
+                K.apply_move(s, code[node])
+        policy.playout(s, noise, tries)
+        margin = float(K.score(s, 0) - K.score(s, 1))
+        won = 1.0 if K.winner(s) == 0 else 0.0
+        r0 = (1.0 - margin_weight) * won + margin_weight * (
+            0.5 + 0.5 * math.tanh(margin / margin_scale)
+        )
+        for i in range(depth + 1):
+            v = path[i]
+            visits[v] += 1
+            reward0[v] += r0
+            win0[v] += won
+            margin0[v] += margin
+    return meta[0]
