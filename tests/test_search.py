@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import threading
 
 import numpy as np
 import pytest
@@ -11,7 +12,17 @@ from hypothesis import strategies as st
 
 import patchwork as pw
 from helpers import EMPTY_QUILT, position
-from patchwork.ai import Limit, MCTSAgent, PolicyAgent, analyse, endgame, get_agent, level, mcts
+from patchwork.ai import (
+    Limit,
+    MCTSAgent,
+    PolicyAgent,
+    analyse,
+    endgame,
+    get_agent,
+    level,
+    mcts,
+    search,
+)
 
 FEW = Limit(iterations=60)
 
@@ -74,6 +85,27 @@ def test_mcts_plays_whole_games_legally_with_tree_reuse() -> None:
         game.push(move)  # both seats: the tree is reused across our own moves too
     assert game.state.is_terminal()
     assert reused > 0
+
+
+def test_pondering_grows_the_tree_the_next_search_starts_from() -> None:
+    """``ponder`` searches the opponent's position until told to stop (and only then); the
+    search after the opponent's move keeps the subtree grown meanwhile."""
+    agent = MCTSAgent(seed=2, limit=Limit(time=5.0), workers=2)
+    s = random_state(4, 6)
+    stop = threading.Event()
+    timer = threading.Timer(0.5, stop.set)
+    timer.start()
+    agent.ponder(s, stop)
+    assert stop.is_set() and agent._tree is not None and agent._pool is None  # one process
+    pondered = int(agent._tree.visits[agent._tree.root])
+    assert 32 <= pondered < search.PONDER_ITERATIONS  # ended by the stop, not its bound
+    assert not agent.stop_event.is_set()  # its own stop request stays untouched
+    reply = s.apply(pw.Advance())  # a position with 287 moves: it is searched
+    result = agent.search(reply, Limit(iterations=50))
+    assert result.iterations == 100  # the move's own search is on both processes
+    assert int(agent._tree.visits[agent._tree.root]) > 50  # the pondered visits are kept
+    agent.ponder(s, stop, iterations=30)  # a bound, and a stop given earlier, end it at once
+    agent.close()
 
 
 def test_seeded_search_is_reproducible() -> None:

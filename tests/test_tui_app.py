@@ -544,6 +544,46 @@ def test_quitting_while_the_ai_thinks_is_prompt() -> None:
     assert len(session.game) == 0  # the interrupted search played nothing
 
 
+def test_a_timed_ai_thinks_on_your_time() -> None:
+    """Against a searcher set in seconds the AI ponders while you think, keeps what it found
+    for its move, and stops when you move or quit; levels set in iterations never ponder."""
+    timed = MCTSAgent(limit=Limit(time=0.2), seed=1, name="timed")
+    session = Session(
+        pw.Game(pw.new_game(seed=3)),
+        (Seat("human", "human"), Seat("mcts", "timed", timed)),
+    )
+    app = PatchworkApp(session, AppOptions(seed=3))
+    workers = []
+
+    async def main() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            screen = app.game_screen
+            await pilot.pause(1.0)
+            assert screen.pondering is not None and screen.thinking is None
+            workers.append(screen.pondering)
+            await pilot.press("a", "y")  # the AI's turn: it stops pondering and moves
+            await settle(pilot, app)
+            assert workers[0].is_finished
+            assert len(session.game) >= 2 and session.state.current_player == 0
+            await pilot.pause(0.5)  # your turn again: it ponders again, till you quit
+            assert screen.pondering is not None and screen.pondering is not workers[0]
+            workers.append(screen.pondering)
+            await pilot.press("q")
+
+    asyncio.run(main())
+    assert all(worker.is_finished for worker in workers)
+    assert timed._tree is not None
+    visits = int(timed._tree.visits[timed._tree.root])
+    time.sleep(0.3)
+    assert int(timed._tree.visits[timed._tree.root]) == visits  # no search goes on
+
+    async def level4(pilot: Pilot[None], app: PatchworkApp) -> None:
+        await pilot.pause(0.3)
+        assert app.game_screen.pondering is None
+
+    play(make_app(("human", "level4"), seed=3), level4)
+
+
 # -- records ------------------------------------------------------------------------------
 
 

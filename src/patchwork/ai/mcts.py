@@ -29,7 +29,8 @@ from . import policy, solo
 UNKNOWN = -1
 MAX_DEPTH = 512
 # meta ([size, root]), parent, first_child, next_sibling, n_children, total, code, visits,
-# reward0, win0, margin0: the node arrays, passed to the kernels as one tuple.
+# reward0, win0, margin0, best (most visited child): the node arrays, passed to the kernels
+# as one tuple.
 TreeArrays = tuple[np.ndarray, ...]
 
 
@@ -45,6 +46,7 @@ class Params:
         tries: int = 4,
         margin_weight: float = 0.2,
         margin_scale: float = 15.0,
+        patch_value: float = 0.0,
     ) -> None:
         self.c_uct = c_uct
         self.widen_c = widen_c
@@ -53,6 +55,9 @@ class Params:
         self.tries = tries
         self.margin_weight = margin_weight
         self.margin_scale = margin_scale
+        # 1: a patch is judged by its most visited placement rather than by the mean over all
+        # placements tried (each newly widened one is tried once, so the mean lags behind).
+        self.patch_value = patch_value
 
     def as_array(self) -> np.ndarray:
         return np.array(
@@ -64,6 +69,7 @@ class Params:
                 self.tries,
                 self.margin_weight,
                 self.margin_scale,
+                self.patch_value,
             ],
             dtype=np.float64,
         )
@@ -84,6 +90,7 @@ class Tree:
         self.reward0 = np.zeros(capacity, dtype=np.float64)
         self.win0 = np.zeros(capacity, dtype=np.float64)
         self.margin0 = np.zeros(capacity, dtype=np.float64)
+        self.best = np.full(capacity, -1, dtype=np.int32)
         self.meta = np.zeros(2, dtype=np.int64)  # [size, root]
 
         self.arrays: TreeArrays = (
@@ -98,6 +105,7 @@ class Tree:
             self.reward0,
             self.win0,
             self.margin0,
+            self.best,
         )
 
         self.reset()
@@ -105,7 +113,7 @@ class Tree:
     def reset(self) -> None:
         """Empty the tree but for a fresh root (node 0)."""
         self.meta[:] = (1, 0)
-        fresh = (-1, -1, -1, 0, UNKNOWN, 0, 0, 0.0, 0.0, 0.0)
+        fresh = (-1, -1, -1, 0, UNKNOWN, 0, 0, 0.0, 0.0, 0.0, -1)
         for array, value in zip(self.arrays[1:], fresh, strict=True):
             array[0] = value
 
@@ -191,7 +199,7 @@ def _widened(visits: int, widen_c: float, widen_alpha: float) -> int:
 @njit(cache=True)
 def _add_child(t: TreeArrays, node: int, move: int) -> int:
     meta, parent, first_child, next_sibling, n_children, total, code = t[:7]
-    visits, reward0, win0, margin0 = t[7:]
+    visits, reward0, win0, margin0, best = t[7:]
     new = meta[0]
     meta[0] += 1
     parent[new] = node
@@ -204,6 +212,7 @@ def _add_child(t: TreeArrays, node: int, move: int) -> int:
     reward0[new] = 0.0
     win0[new] = 0.0
     margin0[new] = 0.0
+    best[new] = -1
     # Append at the end of the sibling list, so children stay in the policy's order.
     if first_child[node] < 0:
         first_child[node] = new
@@ -229,7 +238,7 @@ def iterate(
     ``cards`` (empty in a two-player game), whose Automa replies after each of the person's
     moves."""
     meta, parent, first_child, next_sibling, n_children, total, code = t[:7]
-    visits, reward0, win0, margin0 = t[7:]
+    visits, reward0, win0, margin0, best_child = t[7:]
     c_uct = params[0]
     widen_c = params[1]
     widen_alpha = params[2]
@@ -237,6 +246,7 @@ def iterate(
     tries = int(params[4])
     margin_weight = params[5]
     margin_scale = params[6]
+    patch_value = params[7] > 0.0
     capacity = len(parent)
     root = meta[1]
     s = np.empty_like(root_state)
@@ -283,7 +293,10 @@ def iterate(
                 if nv == 0:
                     value = 1e100
                 else:
-                    q = reward0[x] / nv
+                    judged = x
+                    if patch_value and code[x] < 0 and best_child[x] >= 0:
+                        judged = best_child[x]
+                    q = reward0[judged] / visits[judged]
                     if p == 1:
                         q = 1.0 - q
                     value = q + c_uct * math.sqrt(log_n / nv)
@@ -314,4 +327,9 @@ def iterate(
             reward0[v] += r0
             win0[v] += won
             margin0[v] += margin
+        for i in range(depth):
+            v = path[i]
+            b = best_child[v]
+            if b < 0 or visits[path[i + 1]] > visits[b]:
+                best_child[v] = path[i + 1]
     return meta[0]

@@ -55,6 +55,7 @@ PARAM_OPTIONS: dict[str, Callable[[str], Any]] = {
     "tries": int,
     "margin_weight": float,
     "margin_scale": float,
+    "patch_value": float,
 }
 
 

@@ -33,6 +33,9 @@ Stats = dict[int, tuple[int, float, float, float, dict[int, tuple[int, float, fl
 
 MAX_CAPACITY = 3_000_000
 ITERATIONS_PER_SECOND = 40_000  # generous, to size the tree for a time limit
+# Pondering stops here at the latest (about half a minute on one core): the tree it grows
+# (two nodes an iteration at most) keeps room for the search after the opponent's move.
+PONDER_ITERATIONS = 600_000
 
 
 @dataclass(frozen=True)
@@ -248,10 +251,23 @@ class MCTSAgent:
             raise PatchworkError("the game is over: there is nothing to search")
         limit = Limit.of(limit, self.default_limit)
         try:
-            return self._search(state, player, limit, on_info, candidates)
+            return self._search(state, player, limit, on_info, candidates, self.stop_event)
         finally:
             # A stop asked for before or during this search ends it, and only it.
             self.stop_event.clear()
+
+    def ponder(
+        self, state: State, stop: threading.Event, iterations: int = PONDER_ITERATIONS
+    ) -> None:
+        """Think on the opponent's time: grow the tree of ``state`` (the opponent to move) in
+        this process until ``stop`` is set, so that the search after their move starts from
+        the subtree already grown. Only for searchers set in seconds (and reusing their
+        tree): one set in iterations would play stronger than its setting."""
+        player = state.current_player
+        if player is None or not self.reuse:
+            return
+        limit = Limit(time=3600.0, iterations=iterations)
+        self._search(state, player, limit, None, False, stop, one_process=True)
 
     def _search(
         self,
@@ -260,6 +276,8 @@ class MCTSAgent:
         limit: Limit,
         on_info: Callable[[int, float], None] | None,
         candidates: bool,
+        stop: threading.Event,
+        one_process: bool = False,
     ) -> SearchResult:
         start = time.perf_counter()
         seed = self._next_seed()
@@ -275,7 +293,7 @@ class MCTSAgent:
             return _exact_result(player, solved, time.perf_counter() - start)
         tree = self._prepare_tree(state, limit)
         futures: list[Future[tuple[Stats, int]]] = []
-        if self.workers > 1 and len(codes) > 1:
+        if self.workers > 1 and len(codes) > 1 and not one_process:
             pool = self._get_pool()
             futures = [
                 pool.submit(_worker_search, state.vector, limit, self.params, seed + i)
@@ -284,7 +302,7 @@ class MCTSAgent:
         policy.seed(seed)
         done = 0
         if len(codes) > 1 or tree.visits[tree.root] == 0:
-            done = _run_tree(tree, state.vector, limit, self.params, self.stop_event, on_info)
+            done = _run_tree(tree, state.vector, limit, self.params, stop, on_info)
         stats = root_stats(tree)
         for f in futures:
             more, n = f.result()

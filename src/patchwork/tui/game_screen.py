@@ -44,7 +44,7 @@ from .screens import (
     QuitScreen,
     direction_classes,
 )
-from .seats import close_agent, kinds_for, stop_agent
+from .seats import close_agent, kinds_for, ponderer, stop_agent
 from .session import Session
 from .timeboard import TimeBoard
 
@@ -105,6 +105,8 @@ class GameScreen(Screen[None]):
         self.thinking_agent: Agent | None = None
         self.hinting: Worker[tuple[int, SearchResult]] | None = None
         self.hint_agent: MCTSAgent | None = None
+        self.pondering: Worker[None] | None = None
+        self._ponder_stop = threading.Event()
         self.paused = False
         self.notice: Text = Text()
         self._spin = 0
@@ -206,15 +208,44 @@ class GameScreen(Screen[None]):
         """Start whatever the position asks for: an agent's move, the end screen, or wait."""
         s = self.session
         self.redraw()
+        self.stop_pondering()
         if s.state.is_terminal():
             self.show_end()
             return
         seat = s.seat
+        if seat is not None and seat.is_human:
+            self.ponder()
         if seat is None or seat.agent is None or self.paused or self.thinking is not None:
             return
         self.think(seat.agent)
 
+    def ponder(self) -> None:
+        """While a person thinks, a timed AI opponent thinks too (``MCTSAgent.ponder``): its
+        next search starts from the tree grown meanwhile. Levels set in iterations do not,
+        so they play as strong as their setting says."""
+        self.stop_pondering()
+        agent = ponderer(self.session.seats)
+        if agent is None or self.hinting is not None:
+            return
+        state, stop = self.session.state, threading.Event()
+
+        def work() -> None:
+            with self._ai_lock:
+                if not stop.is_set():
+                    agent.ponder(state, stop)
+
+        self._ponder_stop = stop
+        self.pondering = self.run_worker(
+            work, name="ponder", group="ponder", thread=True, exit_on_error=False
+        )
+
+    def stop_pondering(self) -> None:
+        if self.pondering is not None:
+            self._ponder_stop.set()
+            self.pondering = None
+
     def think(self, agent: Agent) -> None:
+        self.stop_pondering()
         s = self.session
         state, version = s.state, s.version
         least = self.host.options.delay if s.mode == "watch" else 0.0
@@ -238,7 +269,9 @@ class GameScreen(Screen[None]):
         self._draw_status()
 
     def stop_thinking(self) -> None:
-        """Stop an agent's search and a hint search (their results will be dropped)."""
+        """Stop an agent's search, a hint search (their results will be dropped) and
+        pondering."""
+        self.stop_pondering()
         if self.thinking is not None:
             stop_agent(self.thinking_agent)
             self.thinking.cancel()
@@ -272,6 +305,7 @@ class GameScreen(Screen[None]):
                 version, search = worker.result  # type: ignore[misc]
                 if version == self.session.version:
                     self._show_hint(search)
+                    self.ponder()
             elif event.state in (WorkerState.ERROR, WorkerState.CANCELLED):
                 self.hinting = None
                 if event.state == WorkerState.ERROR:
@@ -458,6 +492,7 @@ class GameScreen(Screen[None]):
         state, version = s.state, s.version
         options = self.host.options
         close_agent(self.hint_agent)
+        self.stop_pondering()  # the hint has the processor to itself
         agent = MCTSAgent(
             limit=Limit(time=options.hint_time), reuse=False, seed=options.seed, name="hint"
         )

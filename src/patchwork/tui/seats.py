@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .. import i18n
-from ..ai import Agent, agent_names, get_agent
+from ..ai import Agent, MCTSAgent, agent_names, get_agent
 from ..engine import Game, PatchworkError, Record, Rules
 from ..i18n import _, digits, fmt
 from ..options import add_rules_options
@@ -184,6 +184,16 @@ def game_record(game: Game, seats: Sequence[Seat], termination: str | None = Non
         seats=(seats[0].kind, seats[1].kind),
         language=i18n.base_language(i18n.language()),
     )
+
+
+def ponderer(seats: Sequence[Seat]) -> MCTSAgent | None:
+    """The AI seat that thinks on its opponent's time: a searcher set in seconds (one set in
+    iterations, like levels 3 and 4, would play stronger than its setting)."""
+    for seat in seats:
+        agent = seat.agent
+        if isinstance(agent, MCTSAgent) and agent.reuse and agent.default_limit.iterations is None:
+            return agent
+    return None
 
 
 def stop_agent(agent: Agent | None) -> None:
