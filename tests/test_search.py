@@ -23,6 +23,8 @@ from patchwork.ai import (
     mcts,
     search,
 )
+from patchwork.engine import kernels
+from patchwork.engine.data import FINAL_SPACE
 
 FEW = Limit(iterations=60)
 
@@ -106,6 +108,34 @@ def test_pondering_grows_the_tree_the_next_search_starts_from() -> None:
     assert int(agent._tree.visits[agent._tree.root]) > 50  # the pondered visits are kept
     agent.ponder(s, stop, iterations=30)  # a bound, and a stop given earlier, end it at once
     agent.close()
+
+
+def test_leaves_near_the_end_are_solved_once_and_never_sampled_again() -> None:
+    """With ``solve_spaces`` a new leaf that near the end holds the exact value of its
+    position; it grows no children and every later visit backs up that same value."""
+    rng = random.Random(2)
+    s = pw.new_game(seed=2)
+    while sum(FINAL_SPACE - p.position for p in s.players) > 24:
+        s = s.apply(rng.choice(s.legal_moves()))
+    tree = mcts.Tree(20_000)
+    tree.run(s.vector, 4000, mcts.Params(solve_spaces=10))
+    solved = [n for n in range(1, tree.size) if tree.exact[n] != mcts.UNSOLVED]
+    assert solved
+    line = np.zeros(endgame.MAX_PLIES, dtype=np.int64)
+    for node in solved[:20]:
+        codes = []
+        x = node
+        while x != tree.root:
+            if tree.code[x] >= 0:
+                codes.append(int(tree.code[x]))
+            x = int(tree.parent[x])
+        vector = s.vector.copy()
+        for code in reversed(codes):
+            kernels.apply_move(vector, code)
+        assert endgame.solve(vector, 10**6, line)[0] == tree.exact[node]
+        assert tree.n_children[node] == 0
+        won = tree.exact[node] > 0
+        assert tree.win0[node] == (tree.visits[node] if won else 0)
 
 
 def test_seeded_search_is_reproducible() -> None:

@@ -71,21 +71,44 @@ def _ordered(s: np.ndarray, moves: np.ndarray, n: int, scores: np.ndarray) -> No
 
 
 @njit(cache=True)
-def solve(s: np.ndarray, budget: int, line: np.ndarray) -> tuple[int, int, int]:
-    """(value for player 0, moves in the line, nodes visited); nodes < 0 when out of budget.
-
-    Depth-first with an explicit stack (one row per ply), so no recursion in compiled code.
-    """
-    states = np.empty((MAX_PLIES, len(s)), dtype=np.int64)
+def workspace(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The solver's stack for states of length ``n``: allocated once by a caller that solves
+    many small positions (a megabyte costs more than solving a few hundred nodes)."""
+    states = np.empty((MAX_PLIES, n), dtype=np.int64)
     moves = np.empty((MAX_PLIES, K.MAX_MOVES), dtype=np.int64)
-    count = np.zeros(MAX_PLIES, dtype=np.int64)
-    index = np.zeros(MAX_PLIES, dtype=np.int64)
-    mover = np.zeros(MAX_PLIES, dtype=np.int64)
-    best = np.zeros(MAX_PLIES, dtype=np.int64)
-    alpha = np.zeros(MAX_PLIES, dtype=np.int64)
-    beta = np.zeros(MAX_PLIES, dtype=np.int64)
-    pv = np.zeros((MAX_PLIES, MAX_PLIES), dtype=np.int64)
-    pv_len = np.zeros(MAX_PLIES, dtype=np.int64)
+    plies = np.empty((7, MAX_PLIES), dtype=np.int64)  # count, index, mover, best, alpha, ...
+    pv = np.empty((MAX_PLIES, MAX_PLIES), dtype=np.int64)
+    scores = np.empty(K.MAX_MOVES, dtype=np.float64)
+    return states, moves, plies, pv, scores
+
+
+@njit(cache=True)
+def solve(s: np.ndarray, budget: int, line: np.ndarray) -> tuple[int, int, int]:
+    """(value for player 0, moves in the line, nodes visited); nodes < 0 when out of budget."""
+    states, moves, plies, pv, scores = workspace(len(s))
+    return solve_in(s, budget, line, states, moves, plies, pv, scores)
+
+
+@njit(cache=True)
+def solve_in(
+    s: np.ndarray,
+    budget: int,
+    line: np.ndarray,
+    states: np.ndarray,
+    moves: np.ndarray,
+    plies: np.ndarray,
+    pv: np.ndarray,
+    scores: np.ndarray,
+) -> tuple[int, int, int]:
+    """``solve`` in a ``workspace``. Depth-first with an explicit stack (one row per ply),
+    so no recursion in compiled code."""
+    count = plies[0]
+    index = plies[1]
+    mover = plies[2]
+    best = plies[3]
+    alpha = plies[4]
+    beta = plies[5]
+    pv_len = plies[6]
     inf = 1 << 40
     states[0] = s
     if K.is_terminal(s):
@@ -95,7 +118,6 @@ def solve(s: np.ndarray, budget: int, line: np.ndarray) -> tuple[int, int, int]:
     alpha[0] = -inf
     beta[0] = inf
     mover[0] = K.current_player(s)
-    scores = np.empty(K.MAX_MOVES, dtype=np.float64)
     count[0] = K.legal_moves(states[0], moves[0])
     _ordered(states[0], moves[0], count[0], scores)
     index[0] = 0

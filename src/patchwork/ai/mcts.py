@@ -23,14 +23,16 @@ from numba import njit
 
 from ..engine import kernels as K
 from ..engine import layout as L
+from ..engine.data import FINAL_SPACE
 from ..engine.tables import MODE_COUNT, MODE_INDEX
-from . import policy, solo
+from . import endgame, policy, solo
 
 UNKNOWN = -1
+UNSOLVED = -(1 << 40)
 MAX_DEPTH = 512
 # meta ([size, root]), parent, first_child, next_sibling, n_children, total, code, visits,
-# reward0, win0, margin0, best (most visited child): the node arrays, passed to the kernels
-# as one tuple.
+# reward0, win0, margin0, exact (the solved value for player 0, or UNSOLVED): the node arrays,
+# passed to the kernels as one tuple.
 TreeArrays = tuple[np.ndarray, ...]
 
 
@@ -46,7 +48,8 @@ class Params:
         tries: int = 4,
         margin_weight: float = 0.2,
         margin_scale: float = 15.0,
-        patch_value: float = 0.0,
+        solve_spaces: int = 0,
+        solve_budget: int = 2000,
     ) -> None:
         self.c_uct = c_uct
         self.widen_c = widen_c
@@ -55,9 +58,11 @@ class Params:
         self.tries = tries
         self.margin_weight = margin_weight
         self.margin_scale = margin_scale
-        # 1: a patch is judged by its most visited placement rather than by the mean over all
-        # placements tried (each newly widened one is tried once, so the mean lags behind).
-        self.patch_value = patch_value
+        # A new leaf this near the end (both tokens' spaces left, summed) is solved exactly
+        # (endgame.solve, within solve_budget nodes) and keeps that value: it is never
+        # sampled again (MCTS-solver style). 0: off.
+        self.solve_spaces = solve_spaces
+        self.solve_budget = solve_budget
 
     def as_array(self) -> np.ndarray:
         return np.array(
@@ -69,7 +74,8 @@ class Params:
                 self.tries,
                 self.margin_weight,
                 self.margin_scale,
-                self.patch_value,
+                self.solve_spaces,
+                self.solve_budget,
             ],
             dtype=np.float64,
         )
@@ -90,7 +96,7 @@ class Tree:
         self.reward0 = np.zeros(capacity, dtype=np.float64)
         self.win0 = np.zeros(capacity, dtype=np.float64)
         self.margin0 = np.zeros(capacity, dtype=np.float64)
-        self.best = np.full(capacity, -1, dtype=np.int32)
+        self.exact = np.full(capacity, UNSOLVED, dtype=np.int64)
         self.meta = np.zeros(2, dtype=np.int64)  # [size, root]
 
         self.arrays: TreeArrays = (
@@ -105,7 +111,7 @@ class Tree:
             self.reward0,
             self.win0,
             self.margin0,
-            self.best,
+            self.exact,
         )
 
         self.reset()
@@ -113,7 +119,7 @@ class Tree:
     def reset(self) -> None:
         """Empty the tree but for a fresh root (node 0)."""
         self.meta[:] = (1, 0)
-        fresh = (-1, -1, -1, 0, UNKNOWN, 0, 0, 0.0, 0.0, 0.0, -1)
+        fresh = (-1, -1, -1, 0, UNKNOWN, 0, 0, 0.0, 0.0, 0.0, UNSOLVED)
         for array, value in zip(self.arrays[1:], fresh, strict=True):
             array[0] = value
 
@@ -199,7 +205,7 @@ def _widened(visits: int, widen_c: float, widen_alpha: float) -> int:
 @njit(cache=True)
 def _add_child(t: TreeArrays, node: int, move: int) -> int:
     meta, parent, first_child, next_sibling, n_children, total, code = t[:7]
-    visits, reward0, win0, margin0, best = t[7:]
+    visits, reward0, win0, margin0, exact = t[7:]
     new = meta[0]
     meta[0] += 1
     parent[new] = node
@@ -212,7 +218,7 @@ def _add_child(t: TreeArrays, node: int, move: int) -> int:
     reward0[new] = 0.0
     win0[new] = 0.0
     margin0[new] = 0.0
-    best[new] = -1
+    exact[new] = UNSOLVED
     # Append at the end of the sibling list, so children stay in the policy's order.
     if first_child[node] < 0:
         first_child[node] = new
@@ -238,7 +244,7 @@ def iterate(
     ``cards`` (empty in a two-player game), whose Automa replies after each of the person's
     moves."""
     meta, parent, first_child, next_sibling, n_children, total, code = t[:7]
-    visits, reward0, win0, margin0, best_child = t[7:]
+    visits, reward0, win0, margin0, exact = t[7:]
     c_uct = params[0]
     widen_c = params[1]
     widen_alpha = params[2]
@@ -246,7 +252,10 @@ def iterate(
     tries = int(params[4])
     margin_weight = params[5]
     margin_scale = params[6]
-    patch_value = params[7] > 0.0
+    solve_spaces = int(params[7])
+    solve_budget = int(params[8])
+    line = np.empty(endgame.MAX_PLIES, dtype=np.int64)
+    work = endgame.workspace(len(root_state))
     capacity = len(parent)
     root = meta[1]
     s = np.empty_like(root_state)
@@ -262,7 +271,7 @@ def iterate(
         node = root
         depth = 0
         path[0] = node
-        while not K.is_terminal(s) and depth < MAX_DEPTH - 3:
+        while not K.is_terminal(s) and depth < MAX_DEPTH - 3 and exact[node] == UNSOLVED:
             c = code[node]
             widening = c < 0 or s[L.PENDING] > 0
             limit = _widened(visits[node], widen_c, widen_alpha) if widening else 1 << 30
@@ -293,10 +302,7 @@ def iterate(
                 if nv == 0:
                     value = 1e100
                 else:
-                    judged = x
-                    if patch_value and code[x] < 0 and best_child[x] >= 0:
-                        judged = best_child[x]
-                    q = reward0[judged] / visits[judged]
+                    q = reward0[x] / nv
                     if p == 1:
                         q = 1.0 - q
                     value = q + c_uct * math.sqrt(log_n / nv)
@@ -311,7 +317,24 @@ def iterate(
                 K.apply_move(s, code[node])
                 if is_solo:
                     solo.automa_turns(s, settings, cards, run)
-        if is_solo:
+        if (
+            exact[node] == UNSOLVED
+            and solve_spaces > 0
+            and not is_solo
+            and code[node] >= 0
+            and node != root
+            and not K.is_terminal(s)
+            and 2 * FINAL_SPACE - s[L.POSITION] - s[L.POSITION + 1] <= solve_spaces
+        ):
+            value, _n, nodes = endgame.solve_in(s, solve_budget, line, *work)
+            if nodes >= 0:
+                exact[node] = value
+        if exact[node] != UNSOLVED:
+            won = 1.0 if exact[node] > 0 else 0.0
+            margin = float(
+                exact[node] - endgame.WIN if exact[node] > 0 else exact[node] + endgame.WIN
+            )
+        elif is_solo:
             solo.playout(s, settings, cards, run, noise, tries)
             won, margin = solo.result(s, settings, run)
         else:
@@ -327,9 +350,4 @@ def iterate(
             reward0[v] += r0
             win0[v] += won
             margin0[v] += margin
-        for i in range(depth):
-            v = path[i]
-            b = best_child[v]
-            if b < 0 or visits[path[i + 1]] > visits[b]:
-                best_child[v] = path[i + 1]
     return meta[0]

@@ -55,7 +55,8 @@ PARAM_OPTIONS: dict[str, Callable[[str], Any]] = {
     "tries": int,
     "margin_weight": float,
     "margin_scale": float,
-    "patch_value": float,
+    "solve_spaces": int,
+    "solve_budget": int,
 }
 
 

@@ -291,6 +291,9 @@ class MCTSAgent:
         )
         if solved is not None and not candidates:
             return _exact_result(player, solved, time.perf_counter() - start)
+        if limit.time is not None and self.exact_endgame:
+            # A failed exact attempt's time is taken from the move's, not added to it.
+            limit = replace(limit, time=max(limit.time - (time.perf_counter() - start), 0.01))
         tree = self._prepare_tree(state, limit)
         futures: list[Future[tuple[Stats, int]]] = []
         if self.workers > 1 and len(codes) > 1 and not one_process:
