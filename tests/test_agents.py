@@ -134,7 +134,7 @@ def test_get_agent_errors() -> None:
 
 
 def test_get_agent_with_settings() -> None:
-    from patchwork.ai import MCTSAgent
+    from patchwork.ai import MCTSAgent, mcts
     from patchwork.ai.limit import Limit
 
     agent = get_agent("level4@iterations=2000,exact_endgame=no", seed=1)
@@ -146,7 +146,7 @@ def test_get_agent_with_settings() -> None:
     tuned = get_agent("level4@c_uct=0.5,playout_noise=0.2,tries=6")
     assert isinstance(tuned, MCTSAgent)
     assert (tuned.params.c_uct, tuned.params.noise, tuned.params.tries) == (0.5, 0.2, 6)
-    assert tuned.params.margin_weight == 0.2  # the others keep their defaults
+    assert tuned.params.margin_weight == mcts.Params().margin_weight  # the rest: defaults
     # Keyword options given in code win over the spec's.
     assert get_agent("mcts@workers=2", workers=1).workers == 1
 

@@ -106,7 +106,10 @@ def test_pondering_grows_the_tree_the_next_search_starts_from() -> None:
     result = agent.search(reply, Limit(iterations=50))
     assert result.iterations == 100  # the move's own search is on both processes
     assert int(agent._tree.visits[agent._tree.root]) > 50  # the pondered visits are kept
-    agent.ponder(s, stop, iterations=30)  # a bound, and a stop given earlier, end it at once
+    agent.ponder(s, threading.Event(), iterations=300)  # without a stop, its bound ends it
+    tree = agent._tree
+    assert tree is not None and int(tree.visits[tree.root]) == 300
+    assert tree.capacity - tree.size >= search._capacity(agent.default_limit)  # room kept
     agent.close()
 
 

@@ -33,9 +33,8 @@ Stats = dict[int, tuple[int, float, float, float, dict[int, tuple[int, float, fl
 
 MAX_CAPACITY = 3_000_000
 ITERATIONS_PER_SECOND = 40_000  # generous, to size the tree for a time limit
-# Pondering stops here at the latest (about half a minute on one core): the tree it grows
-# (two nodes an iteration at most) keeps room for the search after the opponent's move.
-PONDER_ITERATIONS = 600_000
+# Pondering stops here at the latest (about 20 s on one core).
+PONDER_ITERATIONS = 400_000
 
 
 @dataclass(frozen=True)
@@ -266,8 +265,14 @@ class MCTSAgent:
         player = state.current_player
         if player is None or not self.reuse:
             return
-        limit = Limit(time=3600.0, iterations=iterations)
-        self._search(state, player, limit, None, False, stop, one_process=True)
+        # The tree it grows (two nodes an iteration at most) keeps room for the next search,
+        # which would otherwise start afresh.
+        reserve = _capacity(self.default_limit)
+        tree = self._prepare_tree(state, Limit(iterations=iterations + reserve // 2))
+        room = (tree.capacity - tree.size - reserve) // 2
+        if room > 0:
+            limit = Limit(time=3600.0, iterations=min(iterations, room))
+            self._search(state, player, limit, None, False, stop, one_process=True)
 
     def _search(
         self,
