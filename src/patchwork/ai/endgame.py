@@ -71,13 +71,30 @@ def _ordered(s: np.ndarray, moves: np.ndarray, n: int, scores: np.ndarray) -> No
 
 
 @njit(cache=True)
-def workspace(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The solver's stack for states of length ``n``: allocated once by a caller that solves
-    many small positions (a megabyte costs more than solving a few hundred nodes)."""
-    states = np.empty((MAX_PLIES, n), dtype=np.int64)
-    moves = np.empty((MAX_PLIES, K.MAX_MOVES), dtype=np.int64)
-    plies = np.empty((7, MAX_PLIES), dtype=np.int64)  # count, index, mover, best, alpha, ...
-    pv = np.empty((MAX_PLIES, MAX_PLIES), dtype=np.int64)
+def spaces_left(s: np.ndarray) -> int:
+    """How far both time tokens together still are from the end."""
+    return 2 * FINAL_SPACE - s[L.POSITION] - s[L.POSITION + 1]
+
+
+@njit(cache=True)
+def outcome(value0: int) -> tuple[float, float]:
+    """A solved value for player 0 as (1.0 if player 0 wins else 0.0, score margin)."""
+    if value0 > 0:
+        return 1.0, float(value0 - WIN)
+    return 0.0, float(value0 + WIN)
+
+
+@njit(cache=True)
+def workspace(
+    n: int, depth: int = MAX_PLIES
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The solver's stack for states of length ``n``, ``depth`` plies deep: allocated once by
+    a caller that solves many small positions (a megabyte costs more than solving a few
+    hundred nodes)."""
+    states = np.empty((depth, n), dtype=np.int64)
+    moves = np.empty((depth, K.MAX_MOVES), dtype=np.int64)
+    plies = np.empty((7, depth), dtype=np.int64)  # count, index, mover, best, alpha, ...
+    pv = np.empty((depth, depth), dtype=np.int64)
     scores = np.empty(K.MAX_MOVES, dtype=np.float64)
     return states, moves, plies, pv, scores
 
@@ -128,7 +145,7 @@ def solve_in(
             code = moves[d, index[d]]
             index[d] += 1
             c = d + 1
-            if c >= MAX_PLIES or nodes >= budget:
+            if c >= len(states) or nodes >= budget:
                 return 0, 0, -1
             states[c] = states[d]
             K.apply_move(states[c], code)
@@ -169,7 +186,7 @@ def solve_in(
 
 
 def near_end(state: State, spaces: int = ENDGAME_SPACES) -> bool:
-    return sum(FINAL_SPACE - p.position for p in state.players) <= spaces
+    return bool(spaces_left(state.vector) <= spaces)
 
 
 def solve_state(state: State, budget: int, spaces: int = ENDGAME_SPACES) -> Solution | None:

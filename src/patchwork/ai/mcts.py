@@ -23,7 +23,6 @@ from numba import njit
 
 from ..engine import kernels as K
 from ..engine import layout as L
-from ..engine.data import FINAL_SPACE
 from ..engine.tables import MODE_COUNT, MODE_INDEX
 from . import endgame, policy, solo
 
@@ -255,7 +254,8 @@ def iterate(
     solve_spaces = int(params[7])
     solve_budget = int(params[8])
     line = np.empty(endgame.MAX_PLIES, dtype=np.int64)
-    work = endgame.workspace(len(root_state))
+    # The solver's megabyte of stack only when leaves are solved (one ply of it otherwise).
+    work = endgame.workspace(len(root_state), endgame.MAX_PLIES if solve_spaces > 0 else 1)
     capacity = len(parent)
     root = meta[1]
     s = np.empty_like(root_state)
@@ -324,16 +324,13 @@ def iterate(
             and code[node] >= 0
             and node != root
             and not K.is_terminal(s)
-            and 2 * FINAL_SPACE - s[L.POSITION] - s[L.POSITION + 1] <= solve_spaces
+            and endgame.spaces_left(s) <= solve_spaces
         ):
             value, _n, nodes = endgame.solve_in(s, solve_budget, line, *work)
             if nodes >= 0:
                 exact[node] = value
         if exact[node] != UNSOLVED:
-            won = 1.0 if exact[node] > 0 else 0.0
-            margin = float(
-                exact[node] - endgame.WIN if exact[node] > 0 else exact[node] + endgame.WIN
-            )
+            won, margin = endgame.outcome(exact[node])
         elif is_solo:
             solo.playout(s, settings, cards, run, noise, tries)
             won, margin = solo.result(s, settings, run)

@@ -255,15 +255,20 @@ class MCTSAgent:
             # A stop asked for before or during this search ends it, and only it.
             self.stop_event.clear()
 
+    @property
+    def ponders(self) -> bool:
+        """Whether it thinks on the opponent's time: only a searcher set in seconds that
+        reuses its tree (one set in iterations would play stronger than its setting)."""
+        return self.reuse and self.default_limit.iterations is None
+
     def ponder(
         self, state: State, stop: threading.Event, iterations: int = PONDER_ITERATIONS
     ) -> None:
-        """Think on the opponent's time: grow the tree of ``state`` (the opponent to move) in
-        this process until ``stop`` is set, so that the search after their move starts from
-        the subtree already grown. Only for searchers set in seconds (and reusing their
-        tree): one set in iterations would play stronger than its setting."""
+        """Think on the opponent's time (if it ``ponders``): grow the tree of ``state`` (the
+        opponent to move) in this process until ``stop`` is set, so that the search after
+        their move starts from the subtree already grown."""
         player = state.current_player
-        if player is None or not self.reuse:
+        if player is None or not self.ponders:
             return
         # The tree it grows (two nodes an iteration at most) keeps room for the next search,
         # which would otherwise start afresh.

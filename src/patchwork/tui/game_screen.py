@@ -245,7 +245,6 @@ class GameScreen(Screen[None]):
             self.pondering = None
 
     def think(self, agent: Agent) -> None:
-        self.stop_pondering()
         s = self.session
         state, version = s.state, s.version
         least = self.host.options.delay if s.mode == "watch" else 0.0

@@ -187,11 +187,10 @@ def game_record(game: Game, seats: Sequence[Seat], termination: str | None = Non
 
 
 def ponderer(seats: Sequence[Seat]) -> MCTSAgent | None:
-    """The AI seat that thinks on its opponent's time: a searcher set in seconds (one set in
-    iterations, like levels 3 and 4, would play stronger than its setting)."""
+    """The AI seat that thinks on its opponent's time (``MCTSAgent.ponders``), if any."""
     for seat in seats:
         agent = seat.agent
-        if isinstance(agent, MCTSAgent) and agent.reuse and agent.default_limit.iterations is None:
+        if isinstance(agent, MCTSAgent) and agent.ponders:
             return agent
     return None
 
