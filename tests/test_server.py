@@ -377,6 +377,21 @@ def test_a_thinking_ai_blocks_no_other_game(server: ServerProcess) -> None:
         assert answer["server_time"] > done_at
 
 
+def test_level5_thinks_on_the_persons_time(server: ServerProcess) -> None:
+    before = server.get("/healthz").json()
+    ai = server.create(mode="ai", level=5)
+    with server.client(ai["game_id"], ai["token"]) as c:
+        game = ai["game"]
+        for _ in range(2):  # twice the person advances past the AI, which answers
+            v = game["version"]
+            assert c.move("A", version=v)["type"] == "ack"
+            game = c.wait_game(lambda g, v=v: g["to_move"] == 0 and g["version"] > v + 1, 60)
+    after = server.get("/healthz").json()
+    # It pondered after its first answer, and answered the person's next move from it.
+    assert after["ai_ponders"] > before["ai_ponders"]
+    assert after["ai_ponder_hits"] > before["ai_ponder_hits"]
+
+
 def test_online_rematch_needs_both_players(server: ServerProcess) -> None:
     gid, t0, t1 = online_game(server)
     assert (

@@ -129,7 +129,8 @@ def test_command_line_options() -> None:
     )
     settings = settings_from(args)
     assert settings.db_url == "sqlite:///x.db" and settings.grace_seconds == 5
-    assert settings.ai_workers == 3 and settings.is_sqlite
+    assert settings.ai_workers == 3 and settings.is_sqlite and settings.ai_ponder
+    assert not settings_from(build_parser().parse_args(["--no-ponder"])).ai_ponder
     with pytest.raises(SystemExit):
         build_parser().parse_args(["--port", "eighty"])
 

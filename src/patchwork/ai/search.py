@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
+from typing import Protocol
 
 import numpy as np
 
@@ -35,6 +36,13 @@ MAX_CAPACITY = 3_000_000
 ITERATIONS_PER_SECOND = 40_000  # generous, to size the tree for a time limit
 # Pondering stops here at the latest (about 20 s on one core).
 PONDER_ITERATIONS = 400_000
+
+
+class StopSignal(Protocol):
+    """What a search polls between batches: a ``threading.Event``, or any signal that says
+    when to stop (the server's AI workers read theirs from a queue)."""
+
+    def is_set(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -112,7 +120,7 @@ def _run_tree(
     vector: np.ndarray,
     limit: Limit,
     params: mcts.Params,
-    stop: threading.Event | None = None,
+    stop: StopSignal | None = None,
     on_info: Callable[[int, float], None] | None = None,
     world: solo.World = solo.NO_WORLD,
 ) -> int:
@@ -261,23 +269,24 @@ class MCTSAgent:
         reuses its tree (one set in iterations would play stronger than its setting)."""
         return self.reuse and self.default_limit.iterations is None
 
-    def ponder(
-        self, state: State, stop: threading.Event, iterations: int = PONDER_ITERATIONS
-    ) -> None:
+    def ponder(self, state: State, stop: StopSignal, iterations: int = PONDER_ITERATIONS) -> int:
         """Think on the opponent's time (if it ``ponders``): grow the tree of ``state`` (the
         opponent to move) in this process until ``stop`` is set, so that the search after
-        their move starts from the subtree already grown."""
+        their move starts from the subtree already grown; returns the iterations run (0 when the
+        exact endgame search settles the position: nothing to grow)."""
         player = state.current_player
         if player is None or not self.ponders:
-            return
+            return 0
         # The tree it grows (two nodes an iteration at most) keeps room for the next search,
         # which would otherwise start afresh.
         reserve = _capacity(self.default_limit)
         tree = self._prepare_tree(state, Limit(iterations=iterations + reserve // 2))
         room = (tree.capacity - tree.size - reserve) // 2
-        if room > 0:
-            limit = Limit(time=3600.0, iterations=min(iterations, room))
-            self._search(state, player, limit, None, False, stop, one_process=True)
+        if room <= 0:
+            return 0
+        limit = Limit(time=3600.0, iterations=min(iterations, room))
+        result = self._search(state, player, limit, None, False, stop, one_process=True)
+        return 0 if result.exact else result.iterations
 
     def _search(
         self,
@@ -286,7 +295,7 @@ class MCTSAgent:
         limit: Limit,
         on_info: Callable[[int, float], None] | None,
         candidates: bool,
-        stop: threading.Event,
+        stop: StopSignal,
         one_process: bool = False,
     ) -> SearchResult:
         start = time.perf_counter()

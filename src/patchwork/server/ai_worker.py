@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import queue
 import signal
 import threading
 import time
@@ -21,14 +22,19 @@ from ..engine import Buy, State, square_name
 # The searching levels keep their agent (and its trees and pools) between moves.
 _AGENTS: dict[int, Agent] = {}
 WATCH_SECONDS = 1.0
+# The runner's words to a pondering worker, (ponder id, position after the person's reply or
+# None to stop, seed); set by init_worker.
+_inbox: Any = None
 
 
-def init_worker(server_pid: int) -> None:
+def init_worker(server_pid: int, inbox: Any = None) -> None:
     """Set up a worker: Ctrl-C is the server's to handle, and the worker ends when the
     server is gone, even if it was killed (a pool worker holds both ends of its own task
     pipe, so it would never see the server go and would wait forever). Whichever way the
     worker ends, the processes of its agents' own pools end first: a pool worker waits for
     its children before it exits, and they would wait for work forever."""
+    global _inbox
+    _inbox = inbox
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     # A broken pool terminates its other workers (SIGTERM), which runs no finalizer.
     signal.signal(signal.SIGTERM, _terminated)
@@ -70,15 +76,54 @@ def warm_up() -> bool:
     return True
 
 
-def choose_move(position: str, level_number: int, seed: int) -> str:
-    """The move (in the notation) that AI ``level_number`` plays in ``position``."""
-    state = State.from_text(position)
+def _agent(level_number: int, seed: int) -> Agent:
+    """The level's agent: a searching level's is kept, with its tree, between moves."""
     if level_number <= 2:
-        return str(level(level_number, seed=seed).choose(state))
+        return level(level_number, seed=seed)
     agent = _AGENTS.get(level_number)
     if agent is None:
         agent = _AGENTS[level_number] = level(level_number, seed=seed)
-    return str(agent.choose(state))
+    return agent
+
+
+def choose_move(position: str, level_number: int, seed: int) -> str:
+    """The move (in the notation) that AI ``level_number`` plays in ``position``."""
+    return str(_agent(level_number, seed).choose(State.from_text(position)))
+
+
+class _Word:
+    """A ponder's stop signal: set once the runner's word for this ponder has come (words
+    for earlier ponders, sent after they had ended, are dropped)."""
+
+    def __init__(self, ponder_id: int) -> None:
+        self.ponder_id = ponder_id
+        self.word: tuple[int, str | None, int] | None = None
+
+    def is_set(self) -> bool:
+        while self.word is None:
+            try:
+                word = _inbox.get_nowait()
+            except queue.Empty:
+                return False
+            if word[0] == self.ponder_id:
+                self.word = word
+        return True
+
+
+def ponder(position: str, level_number: int, ponder_id: int) -> tuple[str | None, int]:
+    """Think on the person's time in ``position`` (their turn) if the level ponders, until
+    the runner's word: the position after their reply (then answer it at once from the grown
+    tree) or a stop. Returns (the AI's move or None, the iterations pondered); None also when
+    pondering reached its bound before any word came."""
+    agent = _agent(level_number, seed=ponder_id)
+    if not isinstance(agent, MCTSAgent) or not agent.ponders:
+        return None, 0
+    word = _Word(ponder_id)
+    iterations = agent.ponder(State.from_text(position), word)
+    _, after, seed = word.word or (ponder_id, None, 0)
+    if after is None:  # told to stop, or pondered to the bound before any word
+        return None, iterations
+    return choose_move(after, level_number, seed), iterations
 
 
 def _squares(move: Any) -> list[str]:

@@ -79,7 +79,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await store.call(store.migrate)
         t1 = time.perf_counter()
         _warm_up_engine()
-        ai = AIRunner(settings.ai_workers)
+        ai = AIRunner(settings.ai_workers, settings.ai_ponder)
         ai.start()
         hub = Hub()
         service = GameService(settings, store, ai, hub)

@@ -78,6 +78,9 @@ async def healthz(svc: Service) -> dict[str, Any]:
         "redis": None if svc.node is None else ("ok" if await svc.node.cluster.ping() else "down"),
         "games_in_memory": svc.games_in_memory(),
         "connections": svc.hub.count(),
+        # Level 5's thinking on the person's time: ponders begun, and moves answered from one.
+        "ai_ponders": svc.ai.ponder_count,
+        "ai_ponder_hits": svc.ai.ponder_hits,
         "version": __version__,
         "node": None if svc.node is None else svc.node.cluster.node,
     }

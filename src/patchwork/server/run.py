@@ -44,6 +44,11 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("least seconds between the start of an AI turn and its move (0)"),
     )
     p.add_argument(
+        "--no-ponder",
+        action="store_true",
+        help=_("level 5 does not think on the player's time"),
+    )
+    p.add_argument(
         "--grace",
         type=float,
         default=DEFAULTS.grace_seconds,
@@ -157,6 +162,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         db_url=args.db,
         ai_workers=args.ai_workers,
         ai_move_delay=args.ai_delay,
+        ai_ponder=not args.no_ponder,
         grace_seconds=args.grace,
         hint_seconds=args.hint_seconds,
         analysis_seconds=args.analysis_seconds,

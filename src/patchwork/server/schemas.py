@@ -708,6 +708,8 @@ class Health(BaseModel):
     )
     games_in_memory: int
     connections: int
+    ai_ponders: int = Field(description="times level 5 began thinking on a person's time")
+    ai_ponder_hits: int = Field(description="AI moves answered from a tree grown that way")
     version: str
 
 

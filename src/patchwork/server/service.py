@@ -434,7 +434,7 @@ class GameService:
         move_text: str | None = None
         for attempt in range(3):
             try:
-                move_text = await self.ai.choose(position, level, seed)
+                move_text = await self.ai.choose(position, level, seed, live.id)
                 break
             except asyncio.CancelledError:
                 raise
@@ -473,6 +473,10 @@ class GameService:
                 asyncio.get_running_loop().call_later(
                     AI_RETRY_SECONDS, lambda: self._schedule(live)
                 )
+            else:
+                after = live.game.state
+                if live.data.status == "active" and after.current_player not in (None, seat):
+                    self.ai.ponder(after.to_text(), level, live.id)  # the person's turn
 
     # -- creating and joining -------------------------------------------------------------
 
