@@ -9,6 +9,7 @@ the strongest the machine can do in 5 s. Measured strengths are in the README.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from ..engine.errors import PatchworkError
@@ -45,3 +46,10 @@ def level(n: int, seed: int | None = None, **options: Any) -> Agent:
     options.setdefault("exact_endgame", n > 3)
     limit = options.pop("limit", default)
     return MCTSAgent(limit=limit, seed=seed, name=name, **options)
+
+
+@cache
+def ponders(n: int) -> bool:
+    """Whether level ``n`` thinks on the opponent's time (``MCTSAgent.ponders``)."""
+    agent = level(n)
+    return isinstance(agent, MCTSAgent) and agent.ponders

@@ -20,6 +20,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from ..ai.levels import ponders
 from ..ai.review import Value
 from . import ai_worker
 
@@ -130,12 +131,13 @@ class AIRunner:
     def ponder(
         self, position: str, level: int, game: str
     ) -> asyncio.Future[tuple[str | None, int]] | None:
-        """Let AI ``level`` think on the person's time in ``position`` of ``game``, if pondering
-        is on and nothing else is asked of the pool (the worker does nothing for a level that
-        does not ponder). A ponder already running is stopped. Returns the ponder's future
-        (the worker's (move or None, iterations pondered)), or None if none started."""
+        """Let AI ``level`` think on the person's time in ``position`` of ``game``, if the
+        level ponders, pondering is on and nothing else is asked of the pool. A ponder already
+        running is stopped. Returns the ponder's future (the worker's (move or None,
+        iterations pondered)), or None if none started."""
         self._stop_ponder()
-        if not self.ponders or self._closed or self._busy > 0 or self._pool is None:
+        busy = self._closed or self._busy > 0 or self._pool is None
+        if not self.ponders or busy or not ponders(level):
             return None
         self._ponder_ids += 1
         loop = asyncio.get_running_loop()

@@ -116,7 +116,7 @@ def ponder(position: str, level_number: int, ponder_id: int) -> tuple[str | None
     tree) or a stop. Returns (the AI's move or None, the iterations pondered); None also when
     pondering reached its bound before any word came."""
     agent = _agent(level_number, seed=ponder_id)
-    if not isinstance(agent, MCTSAgent) or not agent.ponders:
+    if not isinstance(agent, MCTSAgent):
         return None, 0
     word = _Word(ponder_id)
     iterations = agent.ponder(State.from_text(position), word)
