@@ -11,10 +11,12 @@ grown tree; any other request stops the ponder first (within a batch of the sear
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
 import threading
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -33,7 +35,6 @@ class _Ponder:
     id: int
     game: str
     level: int
-    inbox: Any  # the queue its worker reads
     future: asyncio.Future[tuple[str | None, int]]
 
 
@@ -82,13 +83,19 @@ class AIRunner:
         first request waits for them if it comes sooner)."""
         threading.Thread(target=self._get_pool, name="patchwork-ai-start", daemon=True).start()
 
-    async def _run(self, fn: Any, *args: Any) -> Any:
-        self._stop_ponder()
+    @contextlib.contextmanager
+    def _working(self) -> Iterator[None]:
+        """A request is running or waiting in the pool: nothing starts pondering meanwhile."""
         self._busy += 1
         try:
-            return await self._submit(fn, *args)
+            yield
         finally:
             self._busy -= 1
+
+    async def _run(self, fn: Any, *args: Any) -> Any:
+        self._stop_ponder()
+        with self._working():
+            return await self._submit(fn, *args)
 
     async def _submit(self, fn: Any, *args: Any) -> Any:
         loop = asyncio.get_running_loop()
@@ -110,17 +117,19 @@ class AIRunner:
         """AI ``level``'s move in ``position``; in ``game``, from its pondered tree if one
         worker has been thinking on the person's time there."""
         ponder = self._ponder
-        if ponder is not None and game and (ponder.game, ponder.level) == (game, level):
+        if (
+            ponder is not None
+            and not ponder.future.done()  # else it pondered to its bound: ask as usual
+            and (ponder.game, ponder.level) == (game, level)
+        ):
             self._ponder = None
-            ponder.inbox.put((ponder.id, position, seed))
-            self._busy += 1
-            try:
-                answered, iterations = await ponder.future
-            except Exception:  # the pool broke under it: ask again below
-                log.warning("a pondering AI worker failed; asking again")
-                answered = None
-            finally:
-                self._busy -= 1
+            self._inbox.put((ponder.id, position, seed))
+            with self._working():
+                try:
+                    answered, iterations = await ponder.future
+                except Exception:  # the pool broke under it: ask again below
+                    log.warning("a pondering AI worker failed; asking again")
+                    answered = None
             if answered is not None:
                 self.ponder_hits += 1
                 log.debug("game %s: answered after pondering %d iterations", game, iterations)
@@ -148,7 +157,7 @@ class AIRunner:
         except (BrokenProcessPool, RuntimeError):  # broken or shut down: the next request
             return None  # replaces the pool
         future.add_done_callback(_ignore_failure)
-        self._ponder = _Ponder(self._ponder_ids, game, level, self._inbox, future)
+        self._ponder = _Ponder(self._ponder_ids, game, level, future)
         self.ponder_count += 1
         return future
 
@@ -156,7 +165,7 @@ class AIRunner:
         """Tell a pondering worker to stop (it ends at its next batch); nothing waits."""
         ponder, self._ponder = self._ponder, None
         if ponder is not None and not ponder.future.done():
-            ponder.inbox.put((ponder.id, None, 0))
+            self._inbox.put((ponder.id, None, 0))
 
     async def analyse(self, position: str, seconds: float, seed: int) -> dict[str, Any]:
         async with self._analyses:
