@@ -162,6 +162,21 @@ def test_odd_games_are_rounded_up() -> None:
     assert result.labels == ["random#1", "random#2"]
 
 
+def test_progress_in_a_log_is_plain_lines(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # stderr is not a terminal here (as under nohup): lines, not a bar's redraws.
+    run_tournament(["random", "greedy"], 4, seed=0)
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1  # a quick run: only the line at the end
+    assert lines[0].startswith("games 4/4  elapsed 0:00:")
+    assert "eta 0:00:00" in lines[0] and lines[0].endswith("greedy")
+    monkeypatch.setattr(tournament.run, "PLAIN_EVERY", 0.0)
+    run_tournament(["random", "greedy"], 4, seed=0)
+    lines = capsys.readouterr().err.splitlines()
+    assert [line.split()[1] for line in lines] == ["1/4", "2/4", "3/4", "4/4"]
+
+
 def test_workers_do_not_change_the_games() -> None:
     one = run_tournament(["random", "random"], 4, workers=1, seed=9, progress=False)
     two = run_tournament(["random", "random"], 4, workers=2, seed=9, progress=False)

@@ -56,11 +56,51 @@ def _score_line(result: TournamentResult) -> str:
     return "  ".join(f"{name} {w}" for name, w in zip(labels, wins, strict=True))
 
 
+PLAIN_EVERY = 60.0  # seconds between progress lines when stderr is not a terminal
+
+
+def _clock(seconds: float) -> str:
+    minutes, secs = divmod(round(seconds), 60)
+    return f"{minutes // 60}:{minutes % 60:02d}:{secs:02d}"
+
+
+@contextmanager
+def _plain_progress(
+    total: int, console: Console, result: TournamentResult
+) -> Iterator[Callable[[], None]]:
+    """Progress for a log file (a run under nohup, CI): a line at most every PLAIN_EVERY
+    seconds and one at the end, where a bar would only fill the file with redraws."""
+    start = last = time.perf_counter()
+
+    def advance() -> None:
+        nonlocal last
+        now = time.perf_counter()
+        finished = len(result.games)
+        if now - last < PLAIN_EVERY and finished < total:
+            return
+        last = now
+        eta = (now - start) / finished * (total - finished)
+        console.print(
+            f"games {finished}/{total}  elapsed {_clock(now - start)}  eta {_clock(eta)}  "
+            f"{_score_line(result)}",
+            highlight=False,
+            soft_wrap=True,
+        )
+
+    yield advance
+
+
 @contextmanager
 def _progress(total: int, enabled: bool, result: TournamentResult) -> Iterator[Callable[[], None]]:
-    """A bar on stderr (games, elapsed, ETA, running score); yields ``advance()``."""
+    """A bar on stderr (games, elapsed, ETA, running score), or plain lines where stderr is
+    not a terminal; yields ``advance()``."""
     if not enabled:
         yield lambda: None
+        return
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        with _plain_progress(total, console, result) as advance:
+            yield advance
         return
     bar = Progress(
         TextColumn("[bold]games"),
@@ -70,7 +110,7 @@ def _progress(total: int, enabled: bool, result: TournamentResult) -> Iterator[C
         TextColumn("eta"),
         TimeRemainingColumn(),
         TextColumn("{task.fields[score]}"),
-        console=Console(stderr=True),
+        console=console,
     )
     with bar:
         task = bar.add_task("games", total=total, score=_score_line(result))
