@@ -237,6 +237,52 @@ def test_root_parallel_search_adds_up_workers() -> None:
     assert sum(c.visits for c in result.candidates) == 600
 
 
+def test_the_tree_is_found_again_below_every_move_it_searched() -> None:
+    """Each explored move's node is found from the position it leads to, also where an
+    advance would have been consistent with that position too (it is tried first)."""
+    s = random_state(2, 4)
+    agent = MCTSAgent(seed=1, limit=Limit(iterations=2000))
+    agent.search(s)
+    tree = agent._tree
+    assert tree is not None
+    checked = 0
+    for c in tree.children(tree.root):
+        code = int(tree.code[c])
+        for node in tree.children(c) if code < 0 else [c]:
+            move = int(tree.code[node])
+            assert search._find_descendant(tree, s, s.apply_code(move)) == node
+            checked += 1
+    assert checked > 10
+
+
+def test_a_helper_process_grows_its_tree_on_from_move_to_move(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Root parallelism's helpers keep their trees as the parent does: the next position's
+    search starts from what the helper learnt below it, but one position is never counted
+    twice (two shares of one search may land in one process)."""
+    monkeypatch.setattr(search, "_WORKER_TREE", None)
+    monkeypatch.setattr(search, "_WORKER_STATE", None)
+    s = random_state(2, 4)
+    limit, params = Limit(iterations=400), mcts.Params()
+
+    def visits(stats: search.Stats) -> int:
+        return sum(v for v, *_ in stats.values())
+
+    first, n = search._worker_search(s, limit, params, 1, reuse=True)
+    assert n == 400 and visits(first) == 400
+    code, (*_, subs) = max(first.items(), key=lambda kv: kv[1][0])
+    if code < 0:  # a patch: its most visited placement
+        code = max(subs.items(), key=lambda kv: kv[1][0])[0]
+    after = s.apply_code(code)
+    grown, n = search._worker_search(after, limit, params, 2, reuse=True)
+    assert n == 400 and visits(grown) > 400  # it kept the visits below the move played
+    again, _ = search._worker_search(after, limit, params, 3, reuse=True)
+    assert visits(again) == 400  # the same position again: a fresh tree
+    fresh, _ = search._worker_search(s, limit, params, 1, reuse=False)
+    assert visits(fresh) == 400
+
+
 @pytest.mark.parametrize("name", ["level2", "level3"])
 def test_placements_touch_the_edge_or_a_patch(name: str) -> None:
     """No scattered patches above level 1: every patch is sewn against something."""

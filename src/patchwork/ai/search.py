@@ -155,6 +155,7 @@ def _run_tree(
 # -- worker processes (root parallelism) ----------------------------------------------------
 
 _WORKER_TREE: mcts.Tree | None = None
+_WORKER_STATE: State | None = None  # the position at the worker tree's root
 
 
 def _worker_init() -> None:
@@ -162,22 +163,38 @@ def _worker_init() -> None:
     # on a tiny search, loads the compiled kernels before the first search is timed (the
     # other warm-ups, in ai/warmup.py, sit above this module).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _worker_search(new_game(seed=0).vector, Limit(iterations=2), mcts.Params(), 0)
+    _worker_search(new_game(seed=0), Limit(iterations=2), mcts.Params(), 0, reuse=False)
 
 
 def _worker_search(
+    state: State, limit: Limit, params: mcts.Params, seed: int, reuse: bool
+) -> tuple[Stats, int]:
+    """A helper's share of a two-player search: its own tree, grown on from its last search
+    when ``state`` lies below that one's position (as the parent's tree is)."""
+    global _WORKER_TREE, _WORKER_STATE
+    root = _WORKER_STATE if reuse else None
+    if root is not None and np.array_equal(root.vector, state.vector):
+        root = None  # two shares of one search can land in one process: never count one twice
+    _WORKER_TREE = tree = _grown(_WORKER_TREE, root, state, _capacity(limit))
+    _WORKER_STATE = state
+    policy.seed(seed)
+    done = _run_tree(tree, state.vector, limit, params)
+    return root_stats(tree), done
+
+
+def _worker_solo(
     vector: np.ndarray,
     limit: Limit,
     params: mcts.Params,
     seed: int,
-    worlds: tuple[solo.World, ...] = (solo.NO_WORLD,),
+    worlds: tuple[solo.World, ...],
 ) -> tuple[Stats, int]:
-    """A search in a worker: one tree, or in a solo game one tree per world, added up."""
-    global _WORKER_TREE
+    """A helper's share of a solo search: one tree per world, added up."""
+    global _WORKER_TREE, _WORKER_STATE
     capacity = _capacity(limit)
     if _WORKER_TREE is None or _WORKER_TREE.capacity < capacity:
         _WORKER_TREE = mcts.Tree(capacity)
-    tree = _WORKER_TREE
+    tree, _WORKER_STATE = _WORKER_TREE, None
     stats: Stats = {}
     done = 0
     for i, world in enumerate(worlds):
@@ -186,6 +203,21 @@ def _worker_search(
         done += _run_tree(tree, vector, limit, params, world=world)
         _merge(stats, root_stats(tree))
     return stats, done
+
+
+def _grown(tree: mcts.Tree | None, root: State | None, state: State, capacity: int) -> mcts.Tree:
+    """A tree to search ``state`` in: ``tree`` with its root moved down to ``state`` when that
+    lies below ``root`` in it and half of ``capacity`` is still free (what was learnt there is
+    kept); else ``tree`` emptied, or a new one where it is smaller than ``capacity``."""
+    if tree is not None and root is not None:
+        node = _find_descendant(tree, root, state)
+        if node >= 0 and tree.capacity - tree.size >= capacity // 2:
+            tree.meta[1] = node
+            return tree
+    if tree is None or tree.capacity < capacity:
+        tree = mcts.Tree(capacity)
+    tree.reset()
+    return tree
 
 
 class MCTSAgent:
@@ -318,7 +350,7 @@ class MCTSAgent:
         if self.workers > 1 and len(codes) > 1 and not one_process:
             pool = self._get_pool()
             futures = [
-                pool.submit(_worker_search, state.vector, limit, self.params, seed + i)
+                pool.submit(_worker_search, state, limit, self.params, seed + i, self.reuse)
                 for i in range(1, self.workers)
             ]
         policy.seed(seed)
@@ -357,7 +389,7 @@ class MCTSAgent:
         if self.workers > 1 and len(codes) > 1:
             pool = self._get_pool()
             futures = [
-                pool.submit(_worker_search, state.vector, per_world, self.params, seed + i,
+                pool.submit(_worker_solo, state.vector, per_world, self.params, seed + i,
                             worlds[i :: self.workers])
                 for i in range(1, self.workers)
             ]  # fmt: skip
@@ -395,18 +427,8 @@ class MCTSAgent:
         return self._pool
 
     def _prepare_tree(self, state: State, limit: Limit) -> mcts.Tree:
-        capacity = _capacity(limit)
-        tree = self._tree
-        if tree is not None and self.reuse and self._tree_state is not None:
-            node = _find_descendant(tree, self._tree_state, state)
-            if node >= 0 and tree.capacity - tree.size >= capacity // 2:
-                tree.meta[1] = node
-                self._tree_state = state
-                return tree
-        if tree is None or tree.capacity < capacity:
-            tree = mcts.Tree(capacity)
-        tree.reset()
-        self._tree = tree
+        root = self._tree_state if self.reuse else None
+        self._tree = tree = _grown(self._tree, root, state, _capacity(limit))
         self._tree_state = state
         return tree
 
@@ -548,25 +570,26 @@ def _consistent(before: np.ndarray, after: np.ndarray) -> bool:
 
 
 def _find_descendant(tree: mcts.Tree, root_state: State, target: State) -> int:
-    """The tree node whose state is ``target``, following the moves between them, or -1."""
-    node = tree.root
-    vec = root_state.vector.copy()
+    """The tree node whose state is ``target``, or -1: a depth-first search along the moves
+    that could lead there (an advance often could, and turn out not to have)."""
     goal = target.vector
-    for _ in range(24):
+
+    def below(node: int, vec: np.ndarray, plies: int) -> int:
         if np.array_equal(vec, goal):
             return node
+        if plies == 0:
+            return -1
         for c in tree.children(node):
             code = int(tree.code[c])
-            if code < 0:
+            if code < 0:  # a patch chosen, not yet placed: it must have left the circle
                 if (-code - 1) in target.circle:
                     continue
                 nxt = vec
             else:
                 nxt = vec.copy()
                 K.apply_move(nxt, code)
-            if _consistent(nxt, goal):
-                node, vec = c, nxt
-                break
-        else:
-            return -1
-    return -1
+            if _consistent(nxt, goal) and (found := below(c, nxt, plies - 1)) >= 0:
+                return found
+        return -1
+
+    return below(tree.root, root_state.vector.copy(), 24)
