@@ -191,10 +191,8 @@ def _worker_solo(
 ) -> tuple[Stats, int]:
     """A helper's share of a solo search: one tree per world, added up."""
     global _WORKER_TREE, _WORKER_STATE
-    capacity = _capacity(limit)
-    if _WORKER_TREE is None or _WORKER_TREE.capacity < capacity:
-        _WORKER_TREE = mcts.Tree(capacity)
-    tree, _WORKER_STATE = _WORKER_TREE, None
+    _WORKER_TREE = tree = _emptied(_WORKER_TREE, _capacity(limit))
+    _WORKER_STATE = None
     stats: Stats = {}
     done = 0
     for i, world in enumerate(worlds):
@@ -214,8 +212,13 @@ def _grown(tree: mcts.Tree | None, root: State | None, state: State, capacity: i
         if node >= 0 and tree.capacity - tree.size >= capacity // 2:
             tree.meta[1] = node
             return tree
+    return _emptied(tree, capacity)
+
+
+def _emptied(tree: mcts.Tree | None, capacity: int) -> mcts.Tree:
+    """``tree`` emptied, or a new tree where it is smaller than ``capacity``."""
     if tree is None or tree.capacity < capacity:
-        tree = mcts.Tree(capacity)
+        return mcts.Tree(capacity)
     tree.reset()
     return tree
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from datetime import timedelta
 from pathlib import Path
 
 from rich.console import Console
@@ -59,16 +60,8 @@ def _score_line(result: TournamentResult) -> str:
 PLAIN_EVERY = 60.0  # seconds between progress lines when stderr is not a terminal
 
 
-def _clock(seconds: float) -> str:
-    minutes, secs = divmod(round(seconds), 60)
-    return f"{minutes // 60}:{minutes % 60:02d}:{secs:02d}"
-
-
-@contextmanager
-def _plain_progress(
-    total: int, console: Console, result: TournamentResult
-) -> Iterator[Callable[[], None]]:
-    """Progress for a log file (a run under nohup, CI): a line at most every PLAIN_EVERY
+def _plain_progress(total: int, console: Console, result: TournamentResult) -> Callable[[], None]:
+    """``advance()`` for a log file (a run under nohup, CI): a line at most every PLAIN_EVERY
     seconds and one at the end, where a bar would only fill the file with redraws."""
     start = last = time.perf_counter()
 
@@ -79,15 +72,15 @@ def _plain_progress(
         if now - last < PLAIN_EVERY and finished < total:
             return
         last = now
-        eta = (now - start) / finished * (total - finished)
+        elapsed = timedelta(seconds=round(now - start))
+        eta = timedelta(seconds=round((now - start) / finished * (total - finished)))
         console.print(
-            f"games {finished}/{total}  elapsed {_clock(now - start)}  eta {_clock(eta)}  "
-            f"{_score_line(result)}",
+            f"games {finished}/{total}  elapsed {elapsed}  eta {eta}  {_score_line(result)}",
             highlight=False,
             soft_wrap=True,
         )
 
-    yield advance
+    return advance
 
 
 @contextmanager
@@ -99,8 +92,7 @@ def _progress(total: int, enabled: bool, result: TournamentResult) -> Iterator[C
         return
     console = Console(stderr=True)
     if not console.is_terminal:
-        with _plain_progress(total, console, result) as advance:
-            yield advance
+        yield _plain_progress(total, console, result)
         return
     bar = Progress(
         TextColumn("[bold]games"),
