@@ -12,6 +12,7 @@ Shape of the tree (see DESIGN.md, Search):
   cheap kernel calls), which keeps a node at 40 bytes.
 - Values are score-aware: a playout's reward blends the win (tie-break included) with the
   final score margin.
+- Playouts buy by the learned purchase policy (``rollout``) unless ``rollout_tau`` is 0.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from numba import njit
 from ..engine import kernels as K
 from ..engine import layout as L
 from ..engine.tables import MODE_COUNT, MODE_INDEX
-from . import endgame, policy, solo
+from . import endgame, policy, rollout, solo
 
 UNKNOWN = -1
 UNSOLVED = -(1 << 40)
@@ -49,6 +50,8 @@ class Params:
         margin_scale: float = 15.0,
         solve_spaces: int = 0,
         solve_budget: int = 2000,
+        rollout_tau: float = 1.0,
+        rollout_weights: np.ndarray | None = None,
     ) -> None:
         self.c_uct = c_uct
         self.widen_c = widen_c
@@ -62,6 +65,11 @@ class Params:
         # sampled again (MCTS-solver style). 0: off.
         self.solve_spaces = solve_spaces
         self.solve_budget = solve_budget
+        # Playouts buy by the learned policy (rollout) with Gumbel noise of this scale, from
+        # these weights (the package's by default); 0: by the heuristic one (policy), whose
+        # noise is ``noise``.
+        self.rollout_tau = rollout_tau
+        self.rollout_weights = rollout.WEIGHTS if rollout_weights is None else rollout_weights
 
     def as_array(self) -> np.ndarray:
         return np.array(
@@ -75,6 +83,8 @@ class Params:
                 self.margin_scale,
                 self.solve_spaces,
                 self.solve_budget,
+                self.rollout_tau,
+                *self.rollout_weights,
             ],
             dtype=np.float64,
         )
@@ -253,6 +263,8 @@ def iterate(
     margin_scale = params[6]
     solve_spaces = int(params[7])
     solve_budget = int(params[8])
+    rollout_tau = params[9]
+    rollout_weights = params[10:].copy()
     line = np.empty(endgame.MAX_PLIES, dtype=np.int64)
     # The solver's megabyte of stack only when leaves are solved (one ply of it otherwise).
     work = endgame.workspace(len(root_state), endgame.MAX_PLIES if solve_spaces > 0 else 1)
@@ -335,7 +347,10 @@ def iterate(
             solo.playout(s, settings, cards, run, noise, tries)
             won, margin = solo.result(s, settings, run)
         else:
-            policy.playout(s, noise, tries)
+            if rollout_tau > 0:
+                rollout.playout(s, rollout_weights, rollout_tau, tries)
+            else:
+                policy.playout(s, noise, tries)
             margin = float(K.score(s, 0) - K.score(s, 1))
             won = 1.0 if K.winner(s) == 0 else 0.0
         r0 = (1.0 - margin_weight) * won + margin_weight * (

@@ -52,6 +52,7 @@ PARAM_OPTIONS: dict[str, Callable[[str], Any]] = {
     "widen_c": float,
     "widen_alpha": float,
     "playout_noise": float,
+    "rollout_tau": float,
     "tries": int,
     "margin_weight": float,
     "margin_scale": float,
