@@ -162,6 +162,15 @@ def option_features(s: np.ndarray, p: int, slot: int, f: np.ndarray) -> None:
 
 
 @njit(cache=True)
+def _utility(weights: np.ndarray, f: np.ndarray) -> float:
+    # A plain loop: np.dot would need SciPy's BLAS, which the compiled code does without.
+    u = 0.0
+    for i in range(len(f)):
+        u += weights[i] * f[i]
+    return u
+
+
+@njit(cache=True)
 def _gumbel() -> float:
     return -math.log(-math.log(np.random.random() + 1e-300) + 1e-300)
 
@@ -176,11 +185,11 @@ def policy_move(s: np.ndarray, weights: np.ndarray, tau: float, tries: int) -> i
     n = min(K.OFFERED, s[L.CIRCLE_LEN])
     utility = np.full(K.OFFERED + 1, -np.inf)  # [advance, slot 0, slot 1, slot 2]
     option_features(s, p, -1, f)
-    utility[0] = np.dot(weights, f) + tau * _gumbel()
+    utility[0] = _utility(weights, f) + tau * _gumbel()
     for j in range(n):
         if K.affordable(s, p, s[L.CIRCLE + j]):
             option_features(s, p, j, f)
-            utility[j + 1] = np.dot(weights, f) + tau * _gumbel()
+            utility[j + 1] = _utility(weights, f) + tau * _gumbel()
     # Best first; a patch that fits nowhere drops out and the next best is tried.
     while True:
         best = int(np.argmax(utility))
