@@ -92,10 +92,9 @@ WEIGHTS = load_weights()
 @njit(cache=True)
 def _specials_taken(s: np.ndarray, old: int, target: int) -> int:
     """Special patches lying on the spaces a token moving from ``old`` to ``target`` crosses."""
-    spaces = SPECIAL_SPACES[s[L.EDITION]]
     n = 0
-    for i in range(len(spaces)):
-        if (s[L.SPECIALS] >> i) & 1 and old < spaces[i] <= target:
+    for i in range(len(SPECIAL_SPACES[s[L.EDITION]])):
+        if K.special_between(s, i, old, target):
             n += 1
     return n
 
@@ -130,7 +129,7 @@ def option_features(s: np.ndarray, p: int, slot: int, f: np.ndarray) -> None:
     buttons = s[L.BUTTONS + p]
     f[:] = 0.0
     if slot < 0:
-        target = min(other + 1, K.FINAL)
+        target = K.advance_target(s, p)
         left = buttons + target - position
         f[0] = 1.0
         f[1] = position / K.FINAL

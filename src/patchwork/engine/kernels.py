@@ -245,13 +245,26 @@ def income_due(old: int, target: int, income: int) -> int:
 
 
 @njit(cache=True)
+def special_between(s: np.ndarray, i: int, old: int, target: int) -> bool:
+    """Whether the edition's i-th special patch still lies on a space a token moving from
+    ``old`` to ``target`` crosses or lands on (old < space <= target): it takes it."""
+    space = SPECIAL_SPACES[s[EDITION]][i]
+    return (s[SPECIALS] >> i) & 1 == 1 and old < space <= target
+
+
+@njit(cache=True)
+def advance_target(s: np.ndarray, p: int) -> int:
+    """Where advancing puts p's token: the space just past the opponent's, at most the end."""
+    return min(s[POSITION + 1 - p] + 1, FINAL)
+
+
+@njit(cache=True)
 def _move_token(s: np.ndarray, p: int, target: int) -> None:
     """Move p's time token to ``target``; every mark crossed pays (``income_due``)."""
     old = s[POSITION + p]
     s[BUTTONS + p] += income_due(old, target, s[INCOME + p])
-    spaces = SPECIAL_SPACES[s[EDITION]]
-    for i in range(len(spaces)):
-        if (s[SPECIALS] >> i) & 1 and old < spaces[i] <= target:
+    for i in range(len(SPECIAL_SPACES[s[EDITION]])):
+        if special_between(s, i, old, target):
             s[SPECIALS] &= ~(1 << i)
             s[PENDING] += 1
             s[PENDING_PLAYER] = p
@@ -281,7 +294,7 @@ def apply_move(s: np.ndarray, code: int) -> None:
         s[PENDING] -= 1
         _check_bonus(s, p)
     elif code == ADVANCE:
-        target = min(s[POSITION + 1 - p] + 1, FINAL)
+        target = advance_target(s, p)
         s[BUTTONS + p] += target - s[POSITION + p]
         _move_token(s, p, target)
     else:
