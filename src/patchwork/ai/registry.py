@@ -11,6 +11,7 @@ from .levels import LEVELS, level
 from .limit import Limit
 from .mcts import Params
 from .policy_agent import PolicyAgent
+from .rollout import load_weights
 from .search import MCTSAgent
 
 
@@ -53,6 +54,7 @@ PARAM_OPTIONS: dict[str, Callable[[str], Any]] = {
     "widen_alpha": float,
     "playout_noise": float,
     "rollout_tau": float,
+    "rollout_weights": load_weights,  # a file ``patchwork train`` wrote
     "tries": int,
     "margin_weight": float,
     "margin_scale": float,
@@ -87,7 +89,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             )
         try:
             parsed = read(value.strip())
-        except ValueError as e:
+        except (ValueError, PatchworkError) as e:
             raise PatchworkError(f"bad value for {key} in agent {spec!r}: {e}") from None
         if key in PARAM_OPTIONS:
             params["noise" if key == "playout_noise" else key] = parsed
