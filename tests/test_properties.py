@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import patchwork as pw
 from helpers import Ply, random_plies
+from patchwork.engine import kernels
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -133,6 +134,19 @@ def test_turn_order_follows_the_time_board(plies: list[Ply]) -> None:
             assert s.current_player == (0 if a < b else 1)
         else:
             assert s.current_player == s.on_top
+
+
+@SETTINGS
+@given(games())
+def test_moves_again_says_who_moves_after_a_move(plies: list[Ply]) -> None:
+    """The kernel the playouts ask before a move agrees with the turn after it."""
+    for ply in plies:
+        before, after = ply.before, ply.after
+        p = before.current_player
+        if before.pending_specials or after.pending_specials or p is None:
+            continue
+        target = after.players[p].position
+        assert kernels.moves_again(before.vector, p, target) == (after.current_player == p)
 
 
 @SETTINGS

@@ -149,7 +149,7 @@ def option_features(s: np.ndarray, p: int, slot: int, f: np.ndarray) -> None:
     f[6] = min(left, 20) / 10.0
     f[7] = policy.patch_rate(patch, position)
     f[8] = _specials_taken(s, position, target)
-    if target < K.FINAL and target <= other:
+    if K.moves_again(s, p, target):
         f[9] = 1.0
         f[11] = _best_offer(s, slot + 1, slot, left, target)
     else:

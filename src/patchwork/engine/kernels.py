@@ -259,6 +259,13 @@ def advance_target(s: np.ndarray, p: int) -> int:
 
 
 @njit(cache=True)
+def moves_again(s: np.ndarray, p: int, target: int) -> bool:
+    """Whether p, its token moved to ``target``, moves next (special patches aside): the
+    token further behind moves, and one landing on the other's goes on top of it."""
+    return target < FINAL and target <= s[POSITION + 1 - p]
+
+
+@njit(cache=True)
 def _move_token(s: np.ndarray, p: int, target: int) -> None:
     """Move p's time token to ``target``; every mark crossed pays (``income_due``)."""
     old = s[POSITION + p]
