@@ -10,7 +10,7 @@ import pytest
 
 import patchwork as pw
 from helpers import EMPTY_QUILT, circle_starting, position
-from patchwork.ai import get_agent, mcts, policy, rollout, train
+from patchwork.ai import MCTSAgent, get_agent, mcts, policy, rollout, train
 from patchwork.engine import kernels
 from patchwork.engine.data import FINAL_SPACE, PATCHES
 
@@ -197,6 +197,7 @@ def test_an_agent_name_can_name_a_weights_file(tmp_path: Path) -> None:
     path = tmp_path / "w.json"
     path.write_text(json.dumps({"weights": weights}))
     agent = get_agent(f"mcts@rollout_weights={path}")
-    assert list(agent.params.rollout_weights) == list(range(rollout.N_FEATURES))  # type: ignore[attr-defined]
-    with pytest.raises(pw.PatchworkError, match="bad value for rollout_weights.*cannot read"):
+    assert isinstance(agent, MCTSAgent)
+    assert list(agent.params.rollout_weights) == list(range(rollout.N_FEATURES))
+    with pytest.raises(pw.PatchworkError, match=r"bad value for rollout_weights.*cannot read"):
         get_agent(f"mcts@rollout_weights={tmp_path / 'missing.json'}")
