@@ -151,6 +151,21 @@ def test_moves_again_says_who_moves_after_a_move(plies: list[Ply]) -> None:
 
 @SETTINGS
 @given(games())
+def test_next_offer_says_what_is_offered_after_a_move(plies: list[Ply]) -> None:
+    """The kernel the playouts ask before a move agrees with the offer after it."""
+    for ply in plies:
+        before = ply.before
+        if before.pending_specials:
+            continue
+        patch = getattr(ply.move, "patch_id", None)
+        slot = -1 if patch is None else kernels.offered_slot(before.vector, patch)
+        size = kernels.next_offer_size(before.vector, slot)
+        offer = tuple(kernels.next_offer(before.vector, slot, k) for k in range(size))
+        assert offer == ply.after.offered
+
+
+@SETTINGS
+@given(games())
 def test_position_text_round_trips(plies: list[Ply]) -> None:
     for s in states_of(plies):
         text = s.to_text()

@@ -204,6 +204,21 @@ def _reverse(s: np.ndarray, a: int, b: int) -> None:
 
 
 @njit(cache=True)
+def next_offer_size(s: np.ndarray, slot: int) -> int:
+    """How many patches are offered after a move that buys the patch at circle ``slot``
+    (-1: a move that buys none)."""
+    return min(OFFERED, s[CIRCLE_LEN] - (1 if slot >= 0 else 0))
+
+
+@njit(cache=True)
+def next_offer(s: np.ndarray, slot: int, k: int) -> int:
+    """The k-th patch offered after a move that buys the patch at circle ``slot`` (-1: one
+    that buys none): the neutral token moves onto the bought patch's place, so the offer
+    starts just past it (``_take_from_circle``). ``k < next_offer_size(s, slot)``."""
+    return s[CIRCLE + (slot + 1 + k) % s[CIRCLE_LEN]]
+
+
+@njit(cache=True)
 def _take_from_circle(s: np.ndarray, slot: int) -> None:
     """Move the neutral token onto ``slot`` and lift that patch out of the circle."""
     n = s[CIRCLE_LEN]
