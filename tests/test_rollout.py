@@ -92,15 +92,8 @@ def weights(**named: float) -> np.ndarray:
 def test_the_policy_follows_its_weights() -> None:
     state = pw.new_game(seed=3)
     v = state.vector
-    assert (
-        rollout.policy_move(v, weights(advance=100.0), 0.0, 8, policy.PLACEMENT_WEIGHTS)
-        == kernels.ADVANCE
-    )
-    code = int(
-        rollout.policy_move(
-            v, weights(advance=-100.0, squares_points=1.0), 0.0, 8, policy.PLACEMENT_WEIGHTS
-        )
-    )
+    assert rollout.policy_move(v, weights(advance=100.0), 0.0, 8) == kernels.ADVANCE
+    code = int(rollout.policy_move(v, weights(advance=-100.0, squares_points=1.0), 0.0, 8))
     bought = pw.engine.tables.PL_PATCH[code - kernels.BUY_BASE]
     offered = [p for p in state.offered if PATCHES[p].buttons <= 5]
     assert bought == max(offered, key=lambda p: len(PATCHES[p].cells))
@@ -112,7 +105,7 @@ def test_playouts_by_the_shipped_weights_play_only_legal_moves_to_the_end() -> N
         v = pw.new_game(seed=seed).vector.copy()
         moves = 0
         while not kernels.is_terminal(v):
-            code = rollout.policy_move(v, rollout.WEIGHTS, 1.0, 8, policy.PLACEMENT_WEIGHTS)
+            code = rollout.policy_move(v, rollout.WEIGHTS, 1.0, 8)
             assert kernels.is_legal(v, code)
             kernels.apply_move(v, code)
             moves += 1

@@ -52,7 +52,6 @@ class Params:
         solve_budget: int = 2000,
         rollout_tau: float = 1.0,
         rollout_weights: np.ndarray | None = None,
-        placement_weights: np.ndarray | None = None,
     ) -> None:
         self.c_uct = c_uct
         self.widen_c = widen_c
@@ -71,10 +70,6 @@ class Params:
         # noise is ``noise``.
         self.rollout_tau = rollout_tau
         self.rollout_weights = rollout.WEIGHTS if rollout_weights is None else rollout_weights
-        # How placements are ranked, in the tree and in the playouts (policy.placement_score).
-        self.placement_weights = (
-            policy.PLACEMENT_WEIGHTS if placement_weights is None else placement_weights
-        )
 
     def as_array(self) -> np.ndarray:
         return np.array(
@@ -90,7 +85,6 @@ class Params:
                 self.solve_budget,
                 self.rollout_tau,
                 *self.rollout_weights,
-                *self.placement_weights,
             ],
             dtype=np.float64,
         )
@@ -170,11 +164,8 @@ class Tree:
 
 
 @njit(cache=True)
-def _candidates(
-    s: np.ndarray, node_code: int, out: np.ndarray, scores: np.ndarray, placement: np.ndarray
-) -> int:
-    """The children a node may have, best first (placements by ``placement``'s weights);
-    returns how many."""
+def _candidates(s: np.ndarray, node_code: int, out: np.ndarray, scores: np.ndarray) -> int:
+    """The children a node may have, best first; returns how many."""
     p = K.current_player(s)
     n = 0
     if s[L.PENDING] > 0:
@@ -195,7 +186,7 @@ def _candidates(
             if K.footprint_free(mode, patch, i, lo, hi):
                 k = MODE_INDEX[mode, patch, i]
                 out[n] = K.BUY_BASE + k
-                scores[n] = policy.placement_score(lo, hi, k, bonus_open, placement)
+                scores[n] = policy.placement_score(lo, hi, k, bonus_open)
                 n += 1
     else:
         out[0] = K.ADVANCE
@@ -273,8 +264,7 @@ def iterate(
     solve_spaces = int(params[7])
     solve_budget = int(params[8])
     rollout_tau = params[9]
-    rollout_weights = params[10 : 10 + rollout.N_FEATURES].copy()
-    placement = params[10 + rollout.N_FEATURES :].copy()
+    rollout_weights = params[10:].copy()
     line = np.empty(endgame.MAX_PLIES, dtype=np.int64)
     # The solver's megabyte of stack only when leaves are solved (one ply of it otherwise).
     work = endgame.workspace(len(root_state), endgame.MAX_PLIES if solve_spaces > 0 else 1)
@@ -299,7 +289,7 @@ def iterate(
             limit = _widened(visits[node], widen_c, widen_alpha) if widening else 1 << 30
             grow = n_children[node] < limit and total[node] != n_children[node]
             if grow and meta[0] + 2 <= capacity:
-                n = _candidates(s, c, cand, scores, placement)
+                n = _candidates(s, c, cand, scores)
                 total[node] = n
                 if n_children[node] < n:
                     node = _add_child(t, node, cand[n_children[node]])
@@ -354,13 +344,13 @@ def iterate(
         if exact[node] != UNSOLVED:
             won, margin = endgame.outcome(exact[node])
         elif is_solo:
-            solo.playout(s, settings, cards, run, noise, tries, placement)
+            solo.playout(s, settings, cards, run, noise, tries)
             won, margin = solo.result(s, settings, run)
         else:
             if rollout_tau > 0:
-                rollout.playout(s, rollout_weights, rollout_tau, tries, placement)
+                rollout.playout(s, rollout_weights, rollout_tau, tries)
             else:
-                policy.playout(s, noise, tries, placement)
+                policy.playout(s, noise, tries)
             margin = float(K.score(s, 0) - K.score(s, 1))
             won = 1.0 if K.winner(s) == 0 else 0.0
         r0 = (1.0 - margin_weight) * won + margin_weight * (

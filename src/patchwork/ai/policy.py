@@ -3,21 +3,16 @@
 None of this is a rule: legality always comes from the engine kernels. These functions only
 rank what the engine allows.
 
-- Placement policy: a placement is scored by a weighted sum of a few numbers
-  (``PLACEMENT_FEATURES``): how it lays against sewn-on patches and the quilt's edge, the empty
-  squares it leaves next to itself and how small the pockets they lie in are (each empty square
-  costs points at the end, and a small pocket is hard to fill), and how much of it lies inside
-  the central square the size of the bonus tile (7x7) while the tile is unclaimed. The
-  heuristic weights (``HEURISTIC_PLACEMENT``) count contact and edge one each and a walled-in
-  square minus four.
+- Placement policy: a placement scores for the sides it lays against sewn-on patches or the
+  quilt's edge (tight packing), loses for empty squares it walls in (each empty square costs
+  points at the end) and gains a little for staying inside the central square the size of
+  the bonus tile (7x7) while the tile is unclaimed.
 - Purchase policy: a patch is worth its squares (each saves the empty-square penalty), its
   income over the paydays still ahead and minus its price, per space of time it costs;
   advancing earns about one button per space.
 """
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -37,34 +32,13 @@ from ..engine.tables import (
     bits_of,
     bonus_area,
 )
-from . import weights as weights_file
 
 SIZE = data.BOARD_SIZE
 PATCH_CELLS = np.array([len(p.cells) for p in data.PATCHES], dtype=np.int64)
 
 EMPTY_PENALTY = float(data.EMPTY_PENALTY)
-
-# What describes a placement, in the order of its weights.
-PLACEMENT_FEATURES = (
-    "contact",  # squares of sewn-on patches next to it
-    "edge",  # its sides along the quilt's edge
-    "holes",  # empty squares next to it walled in alone
-    "small_pockets",  # empty squares next to it in pockets of 2-3 squares
-    "exposed",  # empty squares next to it
-    "pockets",  # empty squares next to it in pockets of 4-5 squares
-    "bonus_area",  # its squares inside the central 7x7 while the bonus tile is unclaimed
-)
-N_PLACEMENT_FEATURES = len(PLACEMENT_FEATURES)
-HEURISTIC_PLACEMENT = np.array([1.0, 1.0, -4.0, 0.0, 0.0, 0.0, 0.25])
-POCKET = 5  # pockets are explored up to this many squares
-
-
-def load_placement_weights(path: Path | str) -> np.ndarray:
-    """Placement weights from a file ``patchwork train --placements`` wrote."""
-    return weights_file.load(path, PLACEMENT_FEATURES, "the placement weights")
-
-
-PLACEMENT_WEIGHTS = HEURISTIC_PLACEMENT
+HOLE_PENALTY = 4.0
+BONUS_AREA_WEIGHT = 0.25
 
 
 def _neighbour_tables() -> tuple[np.ndarray, ...]:
@@ -106,99 +80,37 @@ BONUS_AREA_LO, BONUS_AREA_HI = bonus_area(_MARGIN, _MARGIN)
 
 
 @njit(cache=True)
-def _pocket(sq: int, free_lo: int, free_hi: int) -> tuple[int, int, int]:
-    """The empty pocket around empty square ``sq``: (its size, or POCKET + 1 if larger; the
-    squares found, as two words)."""
-    r_lo = (1 << sq) if sq < L.SPLIT else 0
-    r_hi = 0 if sq < L.SPLIT else 1 << (sq - L.SPLIT)
-    f_lo = r_lo
-    f_hi = r_hi
-    n = 1
-    while (f_lo | f_hi) != 0 and n <= POCKET:
-        g_lo = 0
-        g_hi = 0
-        while f_lo:
-            b = K.popcount((f_lo & -f_lo) - 1)
-            f_lo &= f_lo - 1
-            g_lo |= SQ_NLO[b]
-            g_hi |= SQ_NHI[b]
-        while f_hi:
-            b = L.SPLIT + K.popcount((f_hi & -f_hi) - 1)
-            f_hi &= f_hi - 1
-            g_lo |= SQ_NLO[b]
-            g_hi |= SQ_NHI[b]
-        f_lo = g_lo & free_lo & ~r_lo
-        f_hi = g_hi & free_hi & ~r_hi
-        r_lo |= f_lo
-        r_hi |= f_hi
-        n = K.popcount(r_lo) + K.popcount(r_hi)
-    return (n if (f_lo | f_hi) == 0 else POCKET + 1), r_lo, r_hi
-
-
-@njit(cache=True)
-def placement_terms(
-    lo: int, hi: int, k: int, bonus_open: bool
-) -> tuple[float, float, float, float, float, float, float]:
-    """Placement ``k``'s features on a quilt (lo, hi), in ``PLACEMENT_FEATURES`` order."""
-    new_lo = lo | PL_LO[k]
-    new_hi = hi | PL_HI[k]
+def _enclosed(new_lo: int, new_hi: int, cand_lo: int, cand_hi: int) -> int:
+    """How many of the candidate empty squares have no empty neighbour left."""
+    holes = 0
     free_lo = ~new_lo
     free_hi = ~new_hi
-    next_lo = PL_NLO[k] & free_lo
-    next_hi = PL_NHI[k] & free_hi
-    holes = 0
-    small = 0
-    pockets = 0
-    seen_lo = 0
-    seen_hi = 0
-    for word in range(2):
-        x = next_lo if word == 0 else next_hi
-        while x:
-            b = K.popcount((x & -x) - 1)
-            x &= x - 1
-            if (seen_lo if word == 0 else seen_hi) >> b & 1:
-                continue  # in a pocket already counted
-            sq = b if word == 0 else L.SPLIT + b
-            n, r_lo, r_hi = _pocket(sq, free_lo, free_hi)
-            seen_lo |= r_lo
-            seen_hi |= r_hi
-            # Only the squares next to the placement count, so that a square counts once.
-            near = K.popcount(r_lo & next_lo) + K.popcount(r_hi & next_hi)
-            if n == 1:
-                holes += near
-            elif n <= 3:
-                small += near
-            elif n <= POCKET:
-                pockets += near
-    inside = 0
+    x = cand_lo
+    while x:
+        sq = K.popcount((x & -x) - 1)
+        x &= x - 1
+        if (SQ_NLO[sq] & free_lo) == 0 and (SQ_NHI[sq] & free_hi) == 0:
+            holes += 1
+    x = cand_hi
+    while x:
+        sq = L.SPLIT + K.popcount((x & -x) - 1)
+        x &= x - 1
+        if (SQ_NLO[sq] & free_lo) == 0 and (SQ_NHI[sq] & free_hi) == 0:
+            holes += 1
+    return holes
+
+
+@njit(cache=True)
+def placement_score(lo: int, hi: int, k: int, bonus_open: bool) -> float:
+    """How good placement ``k`` looks on a quilt (lo, hi): packing minus walled-in holes."""
+    contact = K.popcount(PL_NLO[k] & lo) + K.popcount(PL_NHI[k] & hi) + PL_EDGE[k]
+    new_lo = lo | PL_LO[k]
+    new_hi = hi | PL_HI[k]
+    holes = _enclosed(new_lo, new_hi, PL_NLO[k] & ~new_lo, PL_NHI[k] & ~new_hi)
+    score = contact - HOLE_PENALTY * holes
     if bonus_open:
         inside = K.popcount(PL_LO[k] & BONUS_AREA_LO) + K.popcount(PL_HI[k] & BONUS_AREA_HI)
-    return (
-        float(K.popcount(PL_NLO[k] & lo) + K.popcount(PL_NHI[k] & hi)),
-        float(PL_EDGE[k]),
-        float(holes),
-        float(small),
-        float(K.popcount(next_lo) + K.popcount(next_hi)),
-        float(pockets),
-        float(inside),
-    )
-
-
-@njit(cache=True)
-def placement_features(lo: int, hi: int, k: int, bonus_open: bool, f: np.ndarray) -> None:
-    """Write placement ``k``'s features into ``f``."""
-    t = placement_terms(lo, hi, k, bonus_open)
-    for i in range(N_PLACEMENT_FEATURES):
-        f[i] = t[i]
-
-
-@njit(cache=True)
-def placement_score(lo: int, hi: int, k: int, bonus_open: bool, weights: np.ndarray) -> float:
-    """How good placement ``k`` looks on a quilt (lo, hi): its features, weighted."""
-    t = placement_terms(lo, hi, k, bonus_open)
-    score = 0.0
-    for i in range(N_PLACEMENT_FEATURES):
-        score += weights[i] * t[i]
+        score += BONUS_AREA_WEIGHT * inside
     return score
 
 
@@ -228,11 +140,10 @@ def patch_rate(patch: int, position: int) -> float:
 
 
 @njit(cache=True)
-def sample_placement(s: np.ndarray, p: int, patch: int, tries: int, weights: np.ndarray) -> int:
+def sample_placement(s: np.ndarray, p: int, patch: int, tries: int) -> int:
     """A good fitting placement of ``patch`` (global index), or -1 if it fits nowhere.
 
-    Scores ``tries`` random placements (by ``placement_score`` with ``weights``) and keeps
-    the best that fits; when none of them fits,
+    Scores ``tries`` random placements and keeps the best that fits; when none of them fits,
     scans the whole list so that "fits nowhere" is exact.
     """
     mode = s[L.MODE]
@@ -246,7 +157,7 @@ def sample_placement(s: np.ndarray, p: int, patch: int, tries: int, weights: np.
         i = np.random.randint(count)
         if K.footprint_free(mode, patch, i, lo, hi):
             k = MODE_INDEX[mode, patch, i]
-            sc = placement_score(lo, hi, k, bonus_open, weights)
+            sc = placement_score(lo, hi, k, bonus_open)
             if sc > best_score:
                 best_score = sc
                 best = k
@@ -282,9 +193,8 @@ def _jitter(noise: float) -> float:
 
 
 @njit(cache=True)
-def policy_move(s: np.ndarray, noise: float, tries: int, weights: np.ndarray) -> int:
-    """One move of the playout policy (a legal move code; placements weighed by ``weights``);
-    the state must not be final."""
+def policy_move(s: np.ndarray, noise: float, tries: int) -> int:
+    """One move of the playout policy (a legal move code); the state must not be final."""
     p = K.current_player(s)
     if s[L.PENDING] > 0:
         return K.SPECIAL_BASE + best_special_square(s, p)
@@ -298,7 +208,7 @@ def policy_move(s: np.ndarray, noise: float, tries: int, weights: np.ndarray) ->
         value = patch_rate(patch, position) + _jitter(noise)
         if value <= best_value:
             continue
-        k = sample_placement(s, p, patch, tries, weights)
+        k = sample_placement(s, p, patch, tries)
         if k >= 0:
             best_value = value
             best_code = K.BUY_BASE + k
@@ -306,10 +216,10 @@ def policy_move(s: np.ndarray, noise: float, tries: int, weights: np.ndarray) ->
 
 
 @njit(cache=True)
-def playout(s: np.ndarray, noise: float, tries: int, weights: np.ndarray) -> None:
+def playout(s: np.ndarray, noise: float, tries: int) -> None:
     """Play the policy to the end of the game, in place."""
     while not K.is_terminal(s):
-        K.apply_move(s, policy_move(s, noise, tries, weights))
+        K.apply_move(s, policy_move(s, noise, tries))
 
 
 @njit(cache=True)

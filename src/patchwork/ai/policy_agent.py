@@ -26,6 +26,4 @@ class PolicyAgent:
         if state.current_player is None:
             raise PatchworkError("the game is over: there is no move to choose")
         policy.seed(int(self._seeds.spawn(1)[0].generate_state(1)[0]))
-        return move_from_code(
-            int(policy.policy_move(state.vector, self.noise, self.tries, policy.PLACEMENT_WEIGHTS))
-        )
+        return move_from_code(int(policy.policy_move(state.vector, self.noise, self.tries)))

@@ -10,7 +10,6 @@ from .agents import Agent, GreedyAgent, RandomAgent
 from .levels import LEVELS, level
 from .limit import Limit
 from .mcts import Params
-from .policy import load_placement_weights
 from .policy_agent import PolicyAgent
 from .rollout import load_weights
 from .search import MCTSAgent
@@ -56,7 +55,6 @@ PARAM_OPTIONS: dict[str, Callable[[str], Any]] = {
     "playout_noise": float,
     "rollout_tau": float,
     "rollout_weights": load_weights,  # a file ``patchwork train`` wrote
-    "placement_weights": load_placement_weights,  # a file ``patchwork train --placements`` wrote
     "tries": int,
     "margin_weight": float,
     "margin_scale": float,

@@ -14,14 +14,17 @@ consult.
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numba import njit
 
 from ..engine import kernels as K
 from ..engine import layout as L
+from ..engine.errors import PatchworkError
 from ..engine.tables import (
     PATCH_BUTTONS,
     PATCH_INCOME,
@@ -30,7 +33,6 @@ from ..engine.tables import (
     SPECIAL_SPACES,
 )
 from . import policy
-from . import weights as weights_file
 
 # What describes an option, in the order of the weights. Advance has only the features that
 # name it; a patch has the rest. Buttons are counted as the rulebook counts them at the end
@@ -59,7 +61,29 @@ WEIGHTS_FILE = Path(__file__).with_name("rollout_weights.json")
 
 def load_weights(path: Path | str = WEIGHTS_FILE) -> np.ndarray:
     """The weights in a file ``patchwork train`` wrote, checked against ``FEATURES``."""
-    return weights_file.load(path, FEATURES, "the rollout weights")
+    path = Path(path)
+    try:
+        doc: Any = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise PatchworkError(f"cannot read the rollout weights {path}: {e.strerror}") from e
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise PatchworkError(f"the rollout weights {path} are not JSON: {e}") from e
+    if not isinstance(doc, dict) or not isinstance(doc.get("weights"), dict):
+        raise PatchworkError(
+            f"the rollout weights {path} need an object with 'weights': {{feature: number}}"
+        )
+    weights = doc["weights"]
+    missing = [name for name in FEATURES if name not in weights]
+    unknown = sorted(set(weights) - set(FEATURES))
+    if missing or unknown:
+        raise PatchworkError(
+            f"the rollout weights {path} do not match this version's features"
+            f" (missing: {', '.join(missing) or 'none'}; unknown: {', '.join(unknown) or 'none'})"
+        )
+    values = [weights[name] for name in FEATURES]
+    if not all(isinstance(v, int | float) and math.isfinite(v) for v in values):
+        raise PatchworkError(f"the rollout weights {path} must all be finite numbers")
+    return np.array(values, dtype=np.float64)
 
 
 WEIGHTS = load_weights()
@@ -143,14 +167,9 @@ def _gumbel() -> float:
 
 
 @njit(cache=True)
-def policy_move(
-    s: np.ndarray, weights: np.ndarray, tau: float, tries: int, placement: np.ndarray
-) -> int:
-    """One move of the learned policy (a legal move code; placements weighed by ``placement``);
-    the state must not be final."""
-    return _policy_move(
-        s, weights, tau, tries, placement, np.empty(N_FEATURES), np.empty(K.OFFERED + 1)
-    )
+def policy_move(s: np.ndarray, weights: np.ndarray, tau: float, tries: int) -> int:
+    """One move of the learned policy (a legal move code); the state must not be final."""
+    return _policy_move(s, weights, tau, tries, np.empty(N_FEATURES), np.empty(K.OFFERED + 1))
 
 
 @njit(cache=True)
@@ -159,7 +178,6 @@ def _policy_move(
     weights: np.ndarray,
     tau: float,
     tries: int,
-    placement: np.ndarray,
     f: np.ndarray,
     utility: np.ndarray,
 ) -> int:
@@ -180,18 +198,16 @@ def _policy_move(
         best = int(np.argmax(utility))
         if best == 0:
             return K.ADVANCE
-        k = policy.sample_placement(s, p, s[L.CIRCLE + best - 1], tries, placement)
+        k = policy.sample_placement(s, p, s[L.CIRCLE + best - 1], tries)
         if k >= 0:
             return K.BUY_BASE + k
         utility[best] = -np.inf
 
 
 @njit(cache=True)
-def playout(
-    s: np.ndarray, weights: np.ndarray, tau: float, tries: int, placement: np.ndarray
-) -> None:
+def playout(s: np.ndarray, weights: np.ndarray, tau: float, tries: int) -> None:
     """Play the learned policy to the end of the game, in place."""
     f = np.empty(N_FEATURES)
     utility = np.empty(K.OFFERED + 1)
     while not K.is_terminal(s):
-        K.apply_move(s, _policy_move(s, weights, tau, tries, placement, f, utility))
+        K.apply_move(s, _policy_move(s, weights, tau, tries, f, utility))

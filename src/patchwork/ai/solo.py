@@ -113,12 +113,11 @@ def playout(
     run: np.ndarray,
     noise: float,
     tries: int,
-    placement: np.ndarray,
 ) -> None:
     """The playout policy for the person, the rules for Automa, to the end of the game."""
     automa_turns(s, settings, cards, run)
     while not K.is_terminal(s):
-        K.apply_move(s, policy.policy_move(s, noise, tries, placement))
+        K.apply_move(s, policy.policy_move(s, noise, tries))
         automa_turns(s, settings, cards, run)
 
 

@@ -26,7 +26,7 @@ from ..engine import kernels as K
 from ..engine.errors import PatchworkError
 from ..engine.state import new_game
 from ..parallel import open_executor
-from . import mcts, rollout, train_placements
+from . import mcts, rollout
 from .limit import Limit
 from .search import MCTSAgent
 
@@ -192,93 +192,44 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="patchwork train",
         description="Fit the search's playout policy to the searcher's own choices in "
-        "self-play, or (--placements) its placement policy to what placements are worth, "
-        "and write the weights (JSON).",
+        "self-play, and write the weights (JSON).",
         epilog="The package's weights came from: patchwork train --games 400 --iterations 3000 "
-        "--playouts heuristic --seed 1 --workers 2 --out src/patchwork/ai/rollout_weights.json; "
-        "and patchwork train --placements --games 150 --samples 256 --playouts heuristic "
-        "--seed 7 --workers 2 --out src/patchwork/ai/placement_weights.json",
+        "--playouts heuristic --seed 1 --workers 2 --out src/patchwork/ai/rollout_weights.json",
     )
+    parser.add_argument("--games", type=int, default=400, help="self-play games (default 400)")
     parser.add_argument(
-        "--placements",
-        action="store_true",
-        help="fit where patches go (the placement policy) rather than what is bought",
-    )
-    parser.add_argument(
-        "--games", type=int, help="games played (default 400; with --placements 150)"
-    )
-    parser.add_argument(
-        "--iterations",
-        type=int,
-        help="search iterations a move (default 3000; not with --placements)",
-    )
-    parser.add_argument(
-        "--samples",
-        type=int,
-        help="with --placements: playouts that value each placement (default 256)",
+        "--iterations", type=int, default=3000, help="search iterations a move (default 3000)"
     )
     parser.add_argument(
         "--playouts",
         choices=("learned", "heuristic"),
         default="learned",
-        help="the playouts of the searcher that plays (with --placements: that value the "
-        "placements): the package's learned policy (default) or the heuristic one",
+        help="the playouts of the searcher that plays: the shipped learned policy (default) "
+        "or the heuristic one it replaced",
     )
     parser.add_argument("--workers", type=int, default=1, help="games played at once (default 1)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
     parser.add_argument(
-        "--out",
-        type=Path,
-        help="where to write the weights (default rollout_weights.json; with --placements "
-        "placement_weights.json)",
+        "--out", type=Path, default=Path("rollout_weights.json"), help="where to write the weights"
     )
     args = parser.parse_args(argv)
-    out = args.out or Path("placement_weights.json" if args.placements else "rollout_weights.json")
     try:
-        if out.suffix != ".json":
-            raise PatchworkError(f"--out must name a .json file, not {out}")
-        if not out.parent.is_dir():
-            raise PatchworkError(f"--out: no such folder {out.parent}")
-        if args.placements:
-            if args.iterations is not None:
-                raise PatchworkError("--iterations is for the purchase policy, not --placements")
-            doc = train_placements.train(
-                150 if args.games is None else args.games,
-                256 if args.samples is None else args.samples,
-                args.seed,
-                args.workers,
-                heuristic=args.playouts == "heuristic",
-            )
-        else:
-            if args.samples is not None:
-                raise PatchworkError("--samples is for --placements")
-            tau = 1.0 if args.playouts == "learned" else 0.0
-            doc = train(
-                400 if args.games is None else args.games,
-                3000 if args.iterations is None else args.iterations,
-                args.seed,
-                args.workers,
-                tau,
-            )
+        if args.out.suffix != ".json":
+            raise PatchworkError(f"--out must name a .json file, not {args.out}")
+        if not args.out.parent.is_dir():
+            raise PatchworkError(f"--out: no such folder {args.out.parent}")
+        tau = 1.0 if args.playouts == "learned" else 0.0
+        doc = train(args.games, args.iterations, args.seed, args.workers, tau)
     except PatchworkError as e:
         print(f"patchwork train: {e}", file=sys.stderr)
         return 2
-    out.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+    args.out.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
     t = doc["trained"]
     assert isinstance(t, dict)
-    if args.placements:
-        print(
-            f"{t['purchases']} purchases from {t['games']} games; on the {t['held_out_games']} "
-            f"games held out the fitted weights lose {t['held_out_regret']:.2f} points a purchase "
-            f"against the best placement valued (the heuristic: "
-            f"{t['held_out_heuristic_regret']:.2f}; at random: {t['held_out_random_regret']:.2f}); "
-            f"weights written to {out}"
-        )
-    else:
-        print(
-            f"{t['decisions']} decisions from {t['games']} games; on the {t['held_out_games']} "
-            f"games held out the fitted policy picks the search's choice in "
-            f"{100 * t['held_out_agreement']:.1f}% of decisions (the heuristic: "
-            f"{100 * t['held_out_heuristic_agreement']:.1f}%); weights written to {out}"
-        )
+    print(
+        f"{t['decisions']} decisions from {args.games} games; on the {t['held_out_games']} games "
+        f"held out the fitted policy picks the search's choice in "
+        f"{100 * t['held_out_agreement']:.1f}% of decisions (the heuristic: "
+        f"{100 * t['held_out_heuristic_agreement']:.1f}%); weights written to {args.out}"
+    )
     return 0
