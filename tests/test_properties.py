@@ -159,6 +159,7 @@ def test_next_offer_says_what_is_offered_after_a_move(plies: list[Ply]) -> None:
             continue
         patch = getattr(ply.move, "patch_id", None)
         slot = -1 if patch is None else kernels.offered_slot(before.vector, patch)
+        assert kernels.offer_size(before.vector) == len(before.offered)
         size = kernels.next_offer_size(before.vector, slot)
         offer = tuple(kernels.next_offer(before.vector, slot, k) for k in range(size))
         assert offer == ply.after.offered

@@ -192,7 +192,7 @@ def _candidates(s: np.ndarray, node_code: int, out: np.ndarray, scores: np.ndarr
         out[0] = K.ADVANCE
         scores[0] = 0.0
         n = 1
-        for j in range(min(K.OFFERED, s[L.CIRCLE_LEN])):
+        for j in range(K.offer_size(s)):
             patch = s[L.CIRCLE + j]
             if K.affordable(s, p, patch) and K.fits_somewhere(s, p, patch):
                 out[n] = -(1 + patch)

@@ -201,7 +201,7 @@ def policy_move(s: np.ndarray, noise: float, tries: int) -> int:
     position = s[L.POSITION + p]
     best_code = K.ADVANCE
     best_value = 1.0 + _jitter(noise)
-    for j in range(min(K.OFFERED, s[L.CIRCLE_LEN])):
+    for j in range(K.offer_size(s)):
         patch = s[L.CIRCLE + j]
         if not K.affordable(s, p, patch):
             continue

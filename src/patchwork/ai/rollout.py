@@ -185,7 +185,7 @@ def _policy_move(
     p = K.current_player(s)
     if s[L.PENDING] > 0:
         return K.SPECIAL_BASE + policy.best_special_square(s, p)
-    n = min(K.OFFERED, s[L.CIRCLE_LEN])
+    n = K.offer_size(s)
     utility[:] = -np.inf  # [advance, slot 0, slot 1, slot 2]
     option_features(s, p, -1, f)
     utility[0] = _utility(weights, f) + tau * _gumbel()

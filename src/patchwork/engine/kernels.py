@@ -150,7 +150,7 @@ def legal_moves(s: np.ndarray, out: np.ndarray) -> int:
     out[0] = ADVANCE
     n = 1
     mode = s[MODE]
-    for j in range(min(OFFERED, s[CIRCLE_LEN])):
+    for j in range(offer_size(s)):
         patch = s[CIRCLE + j]
         if not affordable(s, p, patch):
             continue
@@ -164,7 +164,7 @@ def legal_moves(s: np.ndarray, out: np.ndarray) -> int:
 @njit(cache=True)
 def offered_slot(s: np.ndarray, patch: int) -> int:
     """Where ``patch`` stands among the offered patches, or -1 if it is not offered."""
-    for j in range(min(OFFERED, s[CIRCLE_LEN])):
+    for j in range(offer_size(s)):
         if s[CIRCLE + j] == patch:
             return j
     return -1
@@ -206,8 +206,14 @@ def _reverse(s: np.ndarray, a: int, b: int) -> None:
 @njit(cache=True)
 def next_offer_size(s: np.ndarray, slot: int) -> int:
     """How many patches are offered after a move that buys the patch at circle ``slot``
-    (-1: a move that buys none)."""
+    (-1: a move that buys none, so also how many are offered now)."""
     return min(OFFERED, s[CIRCLE_LEN] - (1 if slot >= 0 else 0))
+
+
+@njit(cache=True)
+def offer_size(s: np.ndarray) -> int:
+    """How many patches are offered now: the first three of the circle, or all that are left."""
+    return next_offer_size(s, -1)
 
 
 @njit(cache=True)

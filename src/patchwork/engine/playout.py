@@ -34,7 +34,6 @@ from .kernels import (
     BUY_BASE,
     MAX_MOVES,
     NUM_SQUARES,
-    OFFERED,
     SPECIAL_BASE,
     affordable,
     apply_move,
@@ -42,10 +41,11 @@ from .kernels import (
     empty_squares,
     footprint_free,
     legal_moves,
+    offer_size,
     popcount,
     square_is_empty,
 )
-from .layout import CIRCLE, CIRCLE_LEN, MODE, PENDING, QUILT_HI, QUILT_LO
+from .layout import CIRCLE, MODE, PENDING, QUILT_HI, QUILT_LO
 from .tables import MODE_COUNT, MODE_INDEX
 
 I64 = npt.NDArray[np.int64]
@@ -135,7 +135,7 @@ def piece_first_move(s: I64) -> int:
     mode = s[MODE]
     # Bit 0: advance (always allowed); bit j + 1: offered slot j, while it may still be bought.
     options = 1
-    for j in range(min(OFFERED, s[CIRCLE_LEN])):
+    for j in range(offer_size(s)):
         if affordable(s, p, s[CIRCLE + j]):
             options |= 2 << j
     while True:
