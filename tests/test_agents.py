@@ -147,6 +147,8 @@ def test_get_agent_with_settings() -> None:
     assert isinstance(tuned, MCTSAgent)
     assert (tuned.params.c_uct, tuned.params.noise, tuned.params.tries) == (0.5, 0.2, 6)
     assert tuned.params.margin_weight == mcts.Params().margin_weight  # the rest: defaults
+    assert tuned.params.c_place == 0.5  # placements explore as c_uct unless set
+    assert get_agent("mcts@c_place=0.1").params.c_place == 0.1  # type: ignore[attr-defined]
     # Keyword options given in code win over the spec's.
     assert get_agent("mcts@workers=2", workers=1).workers == 1
 

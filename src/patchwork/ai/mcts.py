@@ -52,8 +52,11 @@ class Params:
         solve_budget: int = 2000,
         rollout_tau: float = 1.0,
         rollout_weights: np.ndarray | None = None,
+        c_place: float | None = None,
     ) -> None:
         self.c_uct = c_uct
+        # Exploration among a patch's placements (the same as ``c_uct`` unless set).
+        self.c_place = c_uct if c_place is None else c_place
         self.widen_c = widen_c
         self.widen_alpha = widen_alpha
         self.noise = noise
@@ -65,7 +68,7 @@ class Params:
         # sampled again (MCTS-solver style). 0: off.
         self.solve_spaces = solve_spaces
         self.solve_budget = solve_budget
-        # Playouts buy by the learned policy (rollout) with Gumbel noise of this scale, from
+        # Playouts buy by the learned policy (rollout) at this temperature, from
         # these weights (the package's by default); 0: by the heuristic one (policy), whose
         # noise is ``noise``.
         self.rollout_tau = rollout_tau
@@ -84,6 +87,7 @@ class Params:
                 self.solve_spaces,
                 self.solve_budget,
                 self.rollout_tau,
+                self.c_place,
                 *self.rollout_weights,
             ],
             dtype=np.float64,
@@ -264,7 +268,8 @@ def iterate(
     solve_spaces = int(params[7])
     solve_budget = int(params[8])
     rollout_tau = params[9]
-    rollout_weights = params[10:].copy()
+    c_place = params[10]
+    rollout_weights = params[11:].copy()
     line = np.empty(endgame.MAX_PLIES, dtype=np.int64)
     # The solver's megabyte of stack only when leaves are solved (one ply of it otherwise).
     work = endgame.workspace(len(root_state), endgame.MAX_PLIES if solve_spaces > 0 else 1)
@@ -305,6 +310,7 @@ def iterate(
                 break
             # Select by UCT, from the point of view of the player choosing here.
             p = K.current_player(s)
+            c_explore = c_place if widening else c_uct
             log_n = math.log(max(visits[node], 1))
             best = -1
             best_value = -1e300
@@ -317,7 +323,7 @@ def iterate(
                     q = reward0[x] / nv
                     if p == 1:
                         q = 1.0 - q
-                    value = q + c_uct * math.sqrt(log_n / nv)
+                    value = q + c_explore * math.sqrt(log_n / nv)
                 if value > best_value:
                     best_value = value
                     best = x

@@ -101,17 +101,28 @@ def _enclosed(new_lo: int, new_hi: int, cand_lo: int, cand_hi: int) -> int:
 
 
 @njit(cache=True)
-def placement_score(lo: int, hi: int, k: int, bonus_open: bool) -> float:
-    """How good placement ``k`` looks on a quilt (lo, hi): packing minus walled-in holes."""
-    contact = K.popcount(PL_NLO[k] & lo) + K.popcount(PL_NHI[k] & hi) + PL_EDGE[k]
-    new_lo = lo | PL_LO[k]
-    new_hi = hi | PL_HI[k]
-    holes = _enclosed(new_lo, new_hi, PL_NLO[k] & ~new_lo, PL_NHI[k] & ~new_hi)
-    score = contact - HOLE_PENALTY * holes
+def _packing(lo: int, hi: int, k: int, bonus_open: bool) -> float:
+    """Placement ``k``'s score before walled-in holes: its sides against patches or the edge,
+    and its squares in the bonus area while the tile is open."""
+    score = float(K.popcount(PL_NLO[k] & lo) + K.popcount(PL_NHI[k] & hi) + PL_EDGE[k])
     if bonus_open:
         inside = K.popcount(PL_LO[k] & BONUS_AREA_LO) + K.popcount(PL_HI[k] & BONUS_AREA_HI)
         score += BONUS_AREA_WEIGHT * inside
     return score
+
+
+@njit(cache=True)
+def _holes(lo: int, hi: int, k: int) -> int:
+    """The empty squares next to placement ``k`` that it walls in alone."""
+    new_lo = lo | PL_LO[k]
+    new_hi = hi | PL_HI[k]
+    return _enclosed(new_lo, new_hi, PL_NLO[k] & ~new_lo, PL_NHI[k] & ~new_hi)
+
+
+@njit(cache=True)
+def placement_score(lo: int, hi: int, k: int, bonus_open: bool) -> float:
+    """How good placement ``k`` looks on a quilt (lo, hi): packing minus walled-in holes."""
+    return _packing(lo, hi, k, bonus_open) - HOLE_PENALTY * _holes(lo, hi, k)
 
 
 @njit(cache=True)
@@ -157,10 +168,13 @@ def sample_placement(s: np.ndarray, p: int, patch: int, tries: int) -> int:
         i = np.random.randint(count)
         if K.footprint_free(mode, patch, i, lo, hi):
             k = MODE_INDEX[mode, patch, i]
-            sc = placement_score(lo, hi, k, bonus_open)
+            # Holes only lower the score: count them only where packing alone would win.
+            sc = _packing(lo, hi, k, bonus_open)
             if sc > best_score:
-                best_score = sc
-                best = k
+                sc -= HOLE_PENALTY * _holes(lo, hi, k)
+                if sc > best_score:
+                    best_score = sc
+                    best = k
     if best >= 0:
         return best
     start = np.random.randint(count)

@@ -50,6 +50,7 @@ SPEC_OPTIONS: dict[str, Callable[[str], Any]] = {
 # ``mcts@c_uct=0.5,margin_weight=0.3``.
 PARAM_OPTIONS: dict[str, Callable[[str], Any]] = {
     "c_uct": float,
+    "c_place": float,
     "widen_c": float,
     "widen_alpha": float,
     "playout_noise": float,

@@ -2,9 +2,8 @@
 
 Each option (advance, or a patch offered in one of the circle's first three slots) is
 described by a few numbers (``FEATURES``); its utility is their weighted sum, and a playout
-takes the option with the highest utility plus Gumbel noise of scale ``tau`` among those that
-can be bought and fit, which samples a softmax (a conditional logit) over the options at
-``tau = 1``. The weights are fitted by ``patchwork train`` (``patchwork.ai.train``) to the
+draws an option from the softmax of utility / ``tau`` (a conditional logit at ``tau = 1``;
+the best at 0) among those that can be bought and fit. The weights are fitted by ``patchwork train`` (``patchwork.ai.train``) to the
 choices the searcher itself made in self-play; the package ships them in
 ``rollout_weights.json``. Placements come from the placement policy, as in ``policy``.
 
@@ -162,8 +161,23 @@ def _utility(weights: np.ndarray, f: np.ndarray) -> float:
 
 
 @njit(cache=True)
-def _gumbel() -> float:
-    return -math.log(-math.log(np.random.random() + 1e-300) + 1e-300)
+def _sample(utility: np.ndarray, tau: float) -> int:
+    """An option drawn from the softmax of ``utility / tau`` (the best at ``tau`` 0): what
+    adding Gumbel noise of scale ``tau`` and taking the best would give, at one random draw
+    rather than two logarithms an option. Options at minus infinity are never drawn."""
+    best = int(np.argmax(utility))
+    if tau <= 0.0:
+        return best
+    top = utility[best]
+    total = 0.0
+    for i in range(len(utility)):
+        total += math.exp((utility[i] - top) / tau)
+    r = np.random.random() * total
+    for i in range(len(utility)):
+        r -= math.exp((utility[i] - top) / tau)
+        if r < 0.0:
+            return i
+    return best  # rounding left r a hair above zero
 
 
 @njit(cache=True)
@@ -188,14 +202,15 @@ def _policy_move(
     n = K.offer_size(s)
     utility[:] = -np.inf  # [advance, slot 0, slot 1, slot 2]
     option_features(s, p, -1, f)
-    utility[0] = _utility(weights, f) + tau * _gumbel()
+    utility[0] = _utility(weights, f)
     for j in range(n):
         if K.affordable(s, p, s[L.CIRCLE + j]):
             option_features(s, p, j, f)
-            utility[j + 1] = _utility(weights, f) + tau * _gumbel()
-    # Best first; a patch that fits nowhere drops out and the next best is tried.
+            utility[j + 1] = _utility(weights, f)
+    # A patch drawn that fits nowhere drops out and the draw is made again among the rest:
+    # the same order as Gumbel noise would give.
     while True:
-        best = int(np.argmax(utility))
+        best = _sample(utility, tau)
         if best == 0:
             return K.ADVANCE
         k = policy.sample_placement(s, p, s[L.CIRCLE + best - 1], tries)
