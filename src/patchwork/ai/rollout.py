@@ -3,9 +3,10 @@
 Each option (advance, or a patch offered in one of the circle's first three slots) is
 described by a few numbers (``FEATURES``); its utility is their weighted sum, and a playout
 draws an option from the softmax of utility / ``tau`` (a conditional logit at ``tau = 1``;
-the best at 0) among those that can be bought and fit. The weights are fitted by ``patchwork train`` (``patchwork.ai.train``) to the
-choices the searcher itself made in self-play; the package ships them in
-``rollout_weights.json``. Placements come from the placement policy, as in ``policy``.
+the best at 0) among those that can be bought and fit. The weights are fitted by
+``patchwork train`` (``patchwork.ai.train``) to the choices the searcher itself made in
+self-play; the package ships them in ``rollout_weights.json``. Placements come from the
+placement policy, as in ``policy``.
 
 None of this is a rule: legality comes from the engine kernels, which these functions only
 consult.
