@@ -121,7 +121,7 @@ def test_placements_explore_by_their_own_constant() -> None:
     def top_shares(c_place: float) -> tuple[float, float]:
         tree = mcts.Tree(40_000)
         search.policy.seed(1)
-        tree.run(state.vector, 6000, mcts.Params(c_place=c_place))
+        tree.run(state.vector, 6000, mcts.Params(c_place=c_place, widen_c=1.0))
         shares = {False: [], True: []}  # placement node?
         for node in range(tree.size):
             kids = tree.children(node)
@@ -263,7 +263,8 @@ def test_the_tree_is_found_again_below_every_move_it_searched() -> None:
     """Each explored move's node is found from the position it leads to, also where an
     advance would have been consistent with that position too (it is tried first)."""
     s = random_state(2, 4)
-    agent = MCTSAgent(seed=1, limit=Limit(iterations=2000))
+    # Wide placement nodes, for many sibling placements to tell apart.
+    agent = MCTSAgent(seed=1, limit=Limit(iterations=2000), params=mcts.Params(widen_c=1.0))
     agent.search(s)
     tree = agent._tree
     assert tree is not None

@@ -42,7 +42,7 @@ class Params:
     def __init__(
         self,
         c_uct: float = 0.35,
-        widen_c: float = 1.0,
+        widen_c: float = 0.03,
         widen_alpha: float = 0.5,
         noise: float = 0.35,
         tries: int = 8,
@@ -57,6 +57,9 @@ class Params:
         self.c_uct = c_uct
         # Exploration among a patch's placements (the same as ``c_uct`` unless set).
         self.c_place = c_uct if c_place is None else c_place
+        # A placement node has 1 + widen_c * visits ** widen_alpha children: the placement
+        # policy's best alone until about 1,100 visits, so the tree looks deeper into what to
+        # buy rather than spreading its visits over where (README, Fewer placements).
         self.widen_c = widen_c
         self.widen_alpha = widen_alpha
         self.noise = noise
