@@ -206,8 +206,9 @@ def test_an_agent_name_can_name_a_weights_file(tmp_path: Path) -> None:
 def test_an_option_is_drawn_from_the_softmax_of_its_utilities() -> None:
     policy.seed(4)
     utility = np.array([0.3, -np.inf, 1.0, -0.5])
-    draws = np.bincount([rollout._sample(utility, 0.7) for _ in range(40_000)], minlength=4)
+    odds = np.empty(4)
+    draws = np.bincount([rollout._sample(utility, 0.7, odds) for _ in range(40_000)], minlength=4)
     expected = np.exp(utility / 0.7) / np.exp(utility / 0.7).sum()
     assert draws[1] == 0
     assert np.allclose(draws / draws.sum(), expected, atol=0.01)
-    assert rollout._sample(utility, 0.0) == 2
+    assert rollout._sample(utility, 0.0, odds) == 2

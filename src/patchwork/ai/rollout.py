@@ -162,20 +162,22 @@ def _utility(weights: np.ndarray, f: np.ndarray) -> float:
 
 
 @njit(cache=True)
-def _sample(utility: np.ndarray, tau: float) -> int:
+def _sample(utility: np.ndarray, tau: float, odds: np.ndarray) -> int:
     """An option drawn from the softmax of ``utility / tau`` (the best at ``tau`` 0): what
     adding Gumbel noise of scale ``tau`` and taking the best would give, at one random draw
-    rather than two logarithms an option. Options at minus infinity are never drawn."""
+    rather than two logarithms an option. Options at minus infinity are never drawn;
+    ``odds`` is scratch space as long as ``utility``."""
     best = int(np.argmax(utility))
     if tau <= 0.0:
         return best
     top = utility[best]
     total = 0.0
     for i in range(len(utility)):
-        total += math.exp((utility[i] - top) / tau)
+        odds[i] = math.exp((utility[i] - top) / tau)
+        total += odds[i]
     r = np.random.random() * total
     for i in range(len(utility)):
-        r -= math.exp((utility[i] - top) / tau)
+        r -= odds[i]
         if r < 0.0:
             return i
     return best  # rounding left r a hair above zero
@@ -184,7 +186,10 @@ def _sample(utility: np.ndarray, tau: float) -> int:
 @njit(cache=True)
 def policy_move(s: np.ndarray, weights: np.ndarray, tau: float, tries: int) -> int:
     """One move of the learned policy (a legal move code); the state must not be final."""
-    return _policy_move(s, weights, tau, tries, np.empty(N_FEATURES), np.empty(K.OFFERED + 1))
+    options = K.OFFERED + 1
+    return _policy_move(
+        s, weights, tau, tries, np.empty(N_FEATURES), np.empty(options), np.empty(options)
+    )
 
 
 @njit(cache=True)
@@ -195,6 +200,7 @@ def _policy_move(
     tries: int,
     f: np.ndarray,
     utility: np.ndarray,
+    odds: np.ndarray,
 ) -> int:
     # The buffers come from the caller: a playout reuses them for every move.
     p = K.current_player(s)
@@ -211,7 +217,7 @@ def _policy_move(
     # A patch drawn that fits nowhere drops out and the draw is made again among the rest:
     # the same order as Gumbel noise would give.
     while True:
-        best = _sample(utility, tau)
+        best = _sample(utility, tau, odds)
         if best == 0:
             return K.ADVANCE
         k = policy.sample_placement(s, p, s[L.CIRCLE + best - 1], tries)
@@ -225,5 +231,6 @@ def playout(s: np.ndarray, weights: np.ndarray, tau: float, tries: int) -> None:
     """Play the learned policy to the end of the game, in place."""
     f = np.empty(N_FEATURES)
     utility = np.empty(K.OFFERED + 1)
+    odds = np.empty(K.OFFERED + 1)
     while not K.is_terminal(s):
-        K.apply_move(s, _policy_move(s, weights, tau, tries, f, utility))
+        K.apply_move(s, _policy_move(s, weights, tau, tries, f, utility, odds))
