@@ -427,3 +427,24 @@ def test_python_players_seat_the_frozen_baseline() -> None:
 def test_python_players_bad_names(name: str, message: str) -> None:
     with pytest.raises(pw.PatchworkError, match=message):
         run_tournament([name, "random"], 2, progress=False)
+
+
+def test_opening_probe_buys_where_the_searcher_advances() -> None:
+    """The opening probe of benchmarks/ is the searcher with one change: until it has bought
+    a patch it plays its most visited purchase where the searcher would advance."""
+    probe, plain = "py:benchmarks.opening_probe:agent@iterations=500", "mcts@iterations=500"
+    advanced = 0
+    for seed in range(100, 112):
+        state = pw.new_game(seed=seed)
+        own, its = (tournament_play.build_agent(p, seed=3).choose(state) for p in (probe, plain))
+        assert not isinstance(own, pw.Advance)
+        if isinstance(its, pw.Advance):
+            advanced += 1
+        else:
+            assert own == its
+        # Once a patch is on its quilt it is the searcher itself.
+        later = state.apply(own).apply(pw.Advance())  # the opponent passes it: its turn again
+        assert later.current_player == state.current_player
+        moves = [tournament_play.build_agent(p, seed=4).choose(later) for p in (probe, plain)]
+        assert moves[0] == moves[1]
+    assert advanced >= 3
