@@ -176,7 +176,7 @@ def test_levels_three_and_four_are_set_in_iterations() -> None:
     from patchwork.ai.limit import Limit
 
     assert level(3).default_limit == Limit(iterations=100)
-    assert level(4).default_limit == Limit(iterations=10_000)
+    assert level(4).default_limit == Limit(iterations=3_000)
     assert level(5).default_limit == Limit(time=5.0)
 
 

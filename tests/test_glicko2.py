@@ -87,8 +87,8 @@ def test_the_ai_ladder_comes_from_the_measured_win_rates() -> None:
     steps = [LEVEL_RATINGS[n] - LEVEL_RATINGS[n - 1] for n in levels[1:]]
     assert all(step > 0 for step in steps)  # monotone
     assert steps == [pytest.approx(elo_difference(MEASURED_WIN_RATES[n])) for n in levels[1:]]
-    # README "Strength": level2 vs level1 85.0% is +301, level4 vs level3 83.5% is +282.
-    assert round(elo_difference(0.85)) == 301 and round(elo_difference(0.835)) == 282
-    assert [round(LEVEL_RATINGS[n]) for n in levels] == [800, 1101, 1579, 1934, 2193]
+    # README "Strength": level2 vs level1 85.0% is +301, level3 vs level2 97.5% is +636.
+    assert round(elo_difference(0.85)) == 301 and round(elo_difference(0.975)) == 636
+    assert [round(LEVEL_RATINGS[n]) for n in levels] == [800, 1101, 1738, 2232, 2447]
     assert level_ratings({2: 0.5, 3: 0.5, 4: 0.5, 5: 0.5}, 1000) == dict.fromkeys(levels, 1000)
     assert AI_RD == 60

@@ -43,10 +43,10 @@ PROVISIONAL_RD = 110.0  # above it a rating is provisional (shown with "?")
 
 # The measured ladder: each level's win rate against the level below, from README.md
 # "Strength" (paired games on seeds no setting was chosen on; the per-game records are in
-# benchmarks/results/): level2 vs level1 170/200, level3 vs level2 188/200, level4 vs level3
-# 177/200 (seed 31337; levels 3 and 4 with learned playouts); level5@iterations=150000 vs
-# level4 31/38 (seed 2026, the one row not yet re-measured).
-MEASURED_WIN_RATES: Mapping[int, float] = {2: 0.85, 3: 0.94, 4: 0.885, 5: 0.816}
+# benchmarks/results/): level2 vs level1 170/200 (seed 31337), level3 vs level2 195/200 (seed
+# 9595), level4 vs level3 189/200 (seed 10302), level5@iterations=150000 vs level4 31/40
+# (seed 10301).
+MEASURED_WIN_RATES: Mapping[int, float] = {2: 0.85, 3: 0.975, 4: 0.945, 5: 0.775}
 LEVEL1_RATING = 800.0  # the anchor: the beginner's rating
 AI_RD = 60.0  # the AI levels' fixed deviation
 AI_VOLATILITY = 0.06

@@ -18,7 +18,7 @@ Each pair of players (a round robin for three or more) plays --games games: ever
 circle twice, seats swapped; an odd number is rounded up. Circles and agent seeds come from
 --seed, so a tournament is reproducible whatever --workers or --ray is (searches limited by
 time are the exception). Without --time or --iterations each agent thinks as long as it
-normally does (levels 3 and 4: 100 and 10,000 iterations, level 5: 5 s). Ctrl-C stops:
+normally does (levels 3 and 4: 100 and 3,000 iterations, level 5: 5 s). Ctrl-C stops:
 the finished games are reported and written to --out.
 
 players: {names};
