@@ -89,6 +89,6 @@ def test_the_ai_ladder_comes_from_the_measured_win_rates() -> None:
     assert steps == [pytest.approx(elo_difference(MEASURED_WIN_RATES[n])) for n in levels[1:]]
     # README "Strength": level2 vs level1 85.0% is +301, level3 vs level2 97.5% is +636.
     assert round(elo_difference(0.85)) == 301 and round(elo_difference(0.975)) == 636
-    assert [round(LEVEL_RATINGS[n]) for n in levels] == [800, 1101, 1738, 2232, 2447]
+    assert [round(LEVEL_RATINGS[n]) for n in levels] == [800, 1101, 1738, 2232, 2501]
     assert level_ratings({2: 0.5, 3: 0.5, 4: 0.5, 5: 0.5}, 1000) == dict.fromkeys(levels, 1000)
     assert AI_RD == 60
