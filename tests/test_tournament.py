@@ -448,3 +448,15 @@ def test_opening_probe_buys_where_the_searcher_advances() -> None:
         moves = [tournament_play.build_agent(p, seed=4).choose(later) for p in (probe, plain)]
         assert moves[0] == moves[1]
     assert advanced >= 3
+
+
+def test_opening_probe_counts_advances_before_the_first_purchase() -> None:
+    from benchmarks.opening_probe import advanced_first
+
+    start = pw.new_game(seed=100)
+    after = start.apply(pw.Advance())  # player 0 advances past player 1 ...
+    buy = next(m for m in after.legal_moves() if not isinstance(m, pw.Advance))
+    moves = ["A", str(buy), "A", "A"]  # ... who buys before it advances
+    game = {"circle": list(start.circle), "first_player": 0, "moves": moves}
+    assert advanced_first(game) == [True, False]
+    assert advanced_first({**game, "moves": moves[:0]}) == [False, False]
