@@ -4,14 +4,21 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
 
-.PHONY: install play serve test lint typecheck unit nojit bench clean browser
+.PHONY: install lock play serve test lint typecheck unit nojit bench clean browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): pyproject.toml | $(BIN)/python
+$(STAMP): pyproject.toml constraints.txt | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev]' -c constraints.txt
+	touch $(STAMP)
+
+# Re-pin constraints.txt to the newest releases pyproject.toml allows (then run `make test`).
+lock: | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade -e '.[dev]'
+	{ sed -n '1,2p' constraints.txt; $(BIN)/python -m pip freeze --exclude-editable; } > constraints.new
+	mv constraints.new constraints.txt
 	touch $(STAMP)
 
 # Bytecode for our modules even where PYTHONDONTWRITEBYTECODE is set: each program start

@@ -147,7 +147,7 @@ class Cluster:
                 await asyncio.sleep(0.5)
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()
 
     # -- the lobby (lobby.py): one channel saying that its seeks changed ------------------------
 
