@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml constraints.txt | $(BIN)/python
 
 # Re-pin constraints.txt to the newest releases pyproject.toml allows (then run `make test`).
 lock: | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --upgrade -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --upgrade --upgrade-strategy eager -e '.[dev]'
 	{ sed -n '1,2p' constraints.txt; $(BIN)/python -m pip freeze --exclude-editable; } > constraints.new
 	mv constraints.new constraints.txt
 	touch $(STAMP)
