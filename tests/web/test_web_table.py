@@ -85,7 +85,10 @@ def test_the_whole_table_is_in_view_and_the_ai_move_is_said(
         cost = ai["outcome"]["buttons_paid"]
         expect(line).to_contain_text(f"bought patch {patch} for {cost} button")
     expect(line.locator(".details")).to_have_text(ai["move"])
-    # The token shown on the AI's space, once it has travelled there.
+    # The token shown on the AI's space, once it has travelled there. The line above is written
+    # in the same render that queues the token's animation for the next frame: let two frames
+    # pass so that it has started, then wait for it to end.
+    page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
     page.wait_for_function("document.getAnimations().length === 0")
     space = g["players"][ai["seat"]]["position"]
     token = page.locator(f'[data-token="{ai["seat"]}"]')
