@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from patchwork.engine import Advance, new_game, parse_move
-from patchwork.server.ai_runner import AIRunner
+from patchwork.server.aipool.runner import AIRunner
 
 # The person (player 0) to move, and the position after their reply, with the AI to move.
 PERSON = new_game(seed=3)

@@ -7,9 +7,9 @@ import math
 
 import pytest
 
-from patchwork.server import glicko2
-from patchwork.server.glicko2 import Game, Rating
-from patchwork.server.ratings import (
+from patchwork.server.ratings import glicko2
+from patchwork.server.ratings.glicko2 import Game, Rating
+from patchwork.server.ratings.rating import (
     AI_RD,
     LEVEL1_RATING,
     LEVEL_RATINGS,

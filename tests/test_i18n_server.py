@@ -13,9 +13,9 @@ from fastapi.testclient import TestClient
 
 from patchwork import i18n
 from patchwork.i18n import catalogs
-from patchwork.server.app import create_app
-from patchwork.server.config import Settings
-from patchwork.server.errors import ServerError, language_of
+from patchwork.server.common.config import Settings
+from patchwork.server.common.errors import ServerError, language_of
+from patchwork.server.http.app import create_app
 
 LANGS = ("fa", "pt", "ru", "fi")
 

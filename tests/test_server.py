@@ -89,9 +89,9 @@ def test_migrations_match_the_models(backend: str, fresh_db: str) -> None:
     from alembic.autogenerate import compare_metadata
     from alembic.runtime.migration import MigrationContext
 
-    from patchwork.server.migrate import current_revision, head_revision, upgrade
-    from patchwork.server.models import metadata
-    from patchwork.server.store import make_engine
+    from patchwork.server.storage.migrate import current_revision, head_revision, upgrade
+    from patchwork.server.storage.models import metadata
+    from patchwork.server.storage.store import make_engine
 
     engine = make_engine(fresh_db)
     try:

@@ -21,7 +21,7 @@ pytest.register_assert_rewrite("server_fixtures")
 import httpx  # noqa: E402
 from websockets.sync.client import connect  # noqa: E402
 
-from patchwork.server.names import is_valid, name_key  # noqa: E402
+from patchwork.server.accounts.names import is_valid, name_key  # noqa: E402
 from server_fixtures import (  # noqa: E402
     WAIT,
     Client,

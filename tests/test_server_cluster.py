@@ -18,7 +18,7 @@ import pytest
 
 pytest.register_assert_rewrite("server_fixtures")
 
-from patchwork.server.cluster import PRESENCE_STALE, Cluster  # noqa: E402
+from patchwork.server.cluster.redis_cluster import PRESENCE_STALE, Cluster  # noqa: E402
 from server_fixtures import (  # noqa: E402
     Client,
     PostgresDatabase,

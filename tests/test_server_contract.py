@@ -16,8 +16,8 @@ from pydantic import BaseModel
 
 pytest.register_assert_rewrite("server_fixtures")
 
-from patchwork.server import messages  # noqa: E402
-from patchwork.server.schemas import Event, GameView  # noqa: E402
+from patchwork.server.games import messages  # noqa: E402
+from patchwork.server.games.schemas import Event, GameView  # noqa: E402
 from server_fixtures import Client, ServerProcess, legal_moves  # noqa: E402
 
 pytest_plugins = ["server_fixtures"]

@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from patchwork.server.creation import new_game_data
-from patchwork.server.errors import STATUS
-from patchwork.server.limits import MAX_COUNT, check_name
-from patchwork.server.models import EventData
-from patchwork.server.ratelimit import ConnectionCount
+from patchwork.server.common.errors import STATUS
+from patchwork.server.common.limits import MAX_COUNT, check_name
+from patchwork.server.common.ratelimit import ConnectionCount
+from patchwork.server.games.creation import new_game_data
+from patchwork.server.games.schemas import CreateGame, HelloMsg, MoveIn
 from patchwork.server.run import build_parser, settings_from
-from patchwork.server.schemas import CreateGame, HelloMsg, MoveIn
-from patchwork.server.store import AddEvent, InsertGame, Store
+from patchwork.server.storage.models import EventData
+from patchwork.server.storage.store import AddEvent, InsertGame, Store
 
 DOCS = (Path(__file__).parent.parent / "docs" / "server.md").read_text()
 

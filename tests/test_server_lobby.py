@@ -21,9 +21,9 @@ pytest.register_assert_rewrite("server_fixtures")
 
 from websockets.sync.client import ClientConnection, connect  # noqa: E402
 
-from patchwork.server.lobby import quick_partner  # noqa: E402
-from patchwork.server.lobby_messages import lobby_server_messages  # noqa: E402
-from patchwork.server.lobby_store import SeekRow  # noqa: E402
+from patchwork.server.lobby.messages import lobby_server_messages  # noqa: E402
+from patchwork.server.lobby.service import quick_partner  # noqa: E402
+from patchwork.server.lobby.store import SeekRow  # noqa: E402
 from server_fixtures import (  # noqa: E402
     WAIT,
     PostgresDatabase,

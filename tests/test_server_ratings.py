@@ -30,13 +30,14 @@ pytest.register_assert_rewrite("server_fixtures")
 import httpx  # noqa: E402
 from sqlalchemy import Engine, select, update  # noqa: E402
 
-from patchwork.server import glicko2, ratings  # noqa: E402
-from patchwork.server.creation import new_game_data  # noqa: E402
-from patchwork.server.glicko2 import Rating  # noqa: E402
-from patchwork.server.models import EventData, games, rating_history, users  # noqa: E402
-from patchwork.server.names import name_key  # noqa: E402
-from patchwork.server.schemas import CreateGame  # noqa: E402
-from patchwork.server.store import AddEvent, InsertGame, Store  # noqa: E402
+from patchwork.server.accounts.names import name_key  # noqa: E402
+from patchwork.server.games.creation import new_game_data  # noqa: E402
+from patchwork.server.games.schemas import CreateGame  # noqa: E402
+from patchwork.server.ratings import glicko2  # noqa: E402
+from patchwork.server.ratings import rating as ratings  # noqa: E402
+from patchwork.server.ratings.glicko2 import Rating  # noqa: E402
+from patchwork.server.storage.models import EventData, games, rating_history, users  # noqa: E402
+from patchwork.server.storage.store import AddEvent, InsertGame, Store  # noqa: E402
 from server_fixtures import (  # noqa: E402
     SHARED_ARGS,
     VIEWS,

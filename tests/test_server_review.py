@@ -13,8 +13,8 @@ from sqlalchemy.exc import IntegrityError
 
 pytest.register_assert_rewrite("server_fixtures")
 
-from patchwork.server.schemas import ReviewStatus  # noqa: E402
-from patchwork.server.store import Store  # noqa: E402
+from patchwork.server.games.schemas import ReviewStatus  # noqa: E402
+from patchwork.server.storage.store import Store  # noqa: E402
 from server_fixtures import Client, ServerProcess, legal_moves  # noqa: E402
 
 pytest_plugins = ["server_fixtures"]
@@ -149,10 +149,10 @@ def test_review_progress_keeps_a_worker_for_ai_moves(server: ServerProcess) -> N
 
 
 def test_the_store_reads_and_writes_reviews(backend: str, fresh_db: str) -> None:
-    from patchwork.server.creation import new_game_data
-    from patchwork.server.models import EventData, ReviewData
-    from patchwork.server.schemas import CreateGame
-    from patchwork.server.store import AddEvent, AddReview, InsertGame
+    from patchwork.server.games.creation import new_game_data
+    from patchwork.server.games.schemas import CreateGame
+    from patchwork.server.storage.models import EventData, ReviewData
+    from patchwork.server.storage.store import AddEvent, AddReview, InsertGame
 
     store = Store(fresh_db)
     try:

@@ -17,7 +17,7 @@ import patchwork.engine as pw  # noqa: E402
 from patchwork.engine import automa as A  # noqa: E402
 from patchwork.engine.moves import parse_move  # noqa: E402
 from patchwork.engine.position import is_public_text  # noqa: E402
-from patchwork.server import messages  # noqa: E402
+from patchwork.server.games import messages  # noqa: E402
 from server_fixtures import VIEWS, Client, ServerProcess, legal_moves  # noqa: E402
 
 pytest_plugins = ["server_fixtures"]

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from patchwork.server.creation import new_game_data
-from patchwork.server.models import EventData
-from patchwork.server.schemas import CreateGame
-from patchwork.server.store import AddEvent, InsertGame, StaleWrite, Store, UpdateGame
+from patchwork.server.games.creation import new_game_data
+from patchwork.server.games.schemas import CreateGame
+from patchwork.server.storage.models import EventData
+from patchwork.server.storage.store import AddEvent, InsertGame, StaleWrite, Store, UpdateGame
 
 
 def test_writes_submitted_together_commit_together_and_fail_alone(tmp_path: Path) -> None:
@@ -63,8 +63,8 @@ def test_a_move_the_database_refuses_is_taken_back(
     popped again: nothing changed, and the same move can be made once the database is back."""
     from fastapi.testclient import TestClient
 
-    from patchwork.server.app import create_app
-    from patchwork.server.config import Settings
+    from patchwork.server.common.config import Settings
+    from patchwork.server.http.app import create_app
 
     app = create_app(Settings(db_url=f"sqlite:///{tmp_path / 'games.db'}", ai_workers=1))
     with TestClient(app) as client:

@@ -10,16 +10,17 @@ import pytest
 import patchwork as pw
 from patchwork.ai import GreedyAgent
 from patchwork.engine.data import INCOME_SPACES
-from patchwork.server import clocks
-from patchwork.server.creation import new_game_data, rematch_data
-from patchwork.server.errors import ServerError
-from patchwork.server.live import GUEST, Caller, LiveGame, token_hash
-from patchwork.server.ratelimit import KeyedLimiter, TokenBucket
+from patchwork.server.common.errors import ServerError
+from patchwork.server.common.ratelimit import KeyedLimiter, TokenBucket
+from patchwork.server.common.tokens import token_hash
+from patchwork.server.games import clocks
+from patchwork.server.games.creation import new_game_data, rematch_data
+from patchwork.server.games.live import GUEST, Caller, LiveGame
+from patchwork.server.games.schemas import CreateGame
+from patchwork.server.games.views import move_outcome, state_view
+from patchwork.server.http.game_socket import validate
+from patchwork.server.http.sockets import decode, ref_of
 from patchwork.server.run import build_parser, settings_from
-from patchwork.server.schemas import CreateGame
-from patchwork.server.sockets import decode, ref_of
-from patchwork.server.views import move_outcome, state_view
-from patchwork.server.ws import validate
 from server_fixtures import legal_moves
 
 

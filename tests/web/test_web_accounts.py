@@ -31,8 +31,8 @@ from conftest import (
     wait_version_above,
     watch_errors,
 )
-from patchwork.server import glicko2
-from patchwork.server.ratings import PROVISIONAL_RD, ai_rating
+from patchwork.server.ratings import glicko2
+from patchwork.server.ratings.rating import PROVISIONAL_RD, ai_rating
 from server_fixtures import ServerProcess, legal_moves
 
 PASSWORD = "quilted-squares-9"

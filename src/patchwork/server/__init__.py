@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .config import Settings
+from .common.config import Settings
 from .run import main
 
 if TYPE_CHECKING:
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The FastAPI application (imported on first use: ``main --help`` stays quick)."""
-    from .app import create_app as factory
+    from .http.app import create_app as factory
 
     return factory(settings)
 

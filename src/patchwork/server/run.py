@@ -9,8 +9,8 @@ import sys
 
 from .. import i18n
 from ..i18n import _
-from .config import Settings
-from .slowclients import with_header_timeout
+from .common.config import Settings
+from .http.slowclients import with_header_timeout
 
 DEFAULTS = Settings()
 
@@ -215,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(args_in)
     import uvicorn
 
-    from .app import create_app
+    from .http.app import create_app
 
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s: %(message)s")
     if args.log_level != "debug":

@@ -1,0 +1,47 @@
+"""User names: the form allowed, and the look-alike key that makes them unique.
+
+Names are plain ASCII (as lichess's) so that every name reads the same in every language and
+font; the key folds case and the characters people mistake for one another, so that nobody
+can sign up as a double of someone else ("Anna" and "ANNA", "Bill" and "BiII", "Mo" and "rno").
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...i18n import N_
+from ..common.errors import ServerError
+
+MIN_LENGTH = 3
+MAX_LENGTH = 20
+_FORM = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+# Applied in this order, after lower-casing: single characters first, then the pairs that
+# read as one letter.
+_SINGLE = str.maketrans({"0": "o", "1": "l", "i": "l", "|": "l", "-": "_"})
+_PAIRS = (("rn", "m"), ("vv", "w"))
+
+
+def is_valid(name: str) -> bool:
+    return MIN_LENGTH <= len(name) <= MAX_LENGTH and _FORM.fullmatch(name) is not None
+
+
+def check_name(name: str) -> str:
+    """``name`` if it is a valid user name, else ServerError ``bad_name`` saying what is allowed."""
+    if not is_valid(name):
+        raise ServerError(
+            "bad_name",
+            N_(
+                "a user name has {min} to {max} characters: ASCII letters, digits, _ and -, "
+                "starting with a letter"
+            ),
+            {"min": MIN_LENGTH, "max": MAX_LENGTH},
+        )
+    return name
+
+
+def name_key(name: str) -> str:
+    """The look-alike key: two names with one key are one name (the database keeps it unique)."""
+    key = name.lower().translate(_SINGLE)
+    for pair, letter in _PAIRS:
+        key = key.replace(pair, letter)
+    return key

@@ -1,0 +1,79 @@
+"""Passwords: argon2id hashes (argon2-cffi), checked and made off the event loop.
+
+Hashing is slow and memory-hard on purpose (that is what makes a stolen hash costly to
+guess), so it runs on worker threads, a few at a time, never on the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from typing import TypeVar
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from ...i18n import N_
+from ..common.errors import ServerError
+
+MIN_LENGTH = 8
+MAX_LENGTH = 200
+# At most this many hashes at once: each takes argon2's 64 MiB for a moment.
+_PARALLEL = 4
+
+_hasher = PasswordHasher()  # argon2id with the library's (RFC 9106 low-memory) parameters
+_slots: asyncio.Semaphore | None = None
+_dummy: str | None = None
+T = TypeVar("T")
+
+
+def check_strength(password: str) -> str:
+    """``password`` if its length is allowed, else ServerError ``weak_password``."""
+    if not MIN_LENGTH <= len(password) <= MAX_LENGTH:
+        raise ServerError(
+            "weak_password",
+            N_("a password has {min} to {max} characters"),
+            {"min": MIN_LENGTH, "max": MAX_LENGTH},
+        )
+    return password
+
+
+async def _off_loop(fn: functools.partial[T]) -> T:
+    global _slots
+    if _slots is None:
+        _slots = asyncio.Semaphore(_PARALLEL)
+    async with _slots:
+        return await asyncio.to_thread(fn)
+
+
+async def hash_password(password: str) -> str:
+    return await _off_loop(functools.partial(_hasher.hash, password))
+
+
+def _verify(stored: str, password: str) -> bool:
+    try:
+        return _hasher.verify(stored, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+async def verify(stored: str, password: str) -> bool:
+    """Whether ``password`` is the one ``stored`` was made from."""
+    return await _off_loop(functools.partial(_verify, stored, password))
+
+
+def needs_rehash(stored: str) -> bool:
+    """Whether ``stored`` was made with other parameters than today's (made anew at sign-in)."""
+    try:
+        return _hasher.check_needs_rehash(stored)
+    except InvalidHashError:
+        return True
+
+
+async def verify_nobody(password: str) -> bool:
+    """Check ``password`` against a hash of nobody's (always False): an unknown name then takes
+    as long to refuse as a wrong password, so the answer does not tell which names exist."""
+    global _dummy
+    if _dummy is None:
+        _dummy = await hash_password("not anybody's password")
+    await verify(_dummy, password)
+    return False

@@ -1,0 +1,43 @@
+"""The shapes of the accounts API's requests and answers (docs/accounts.md). Requests are
+strict, as every request of the server (schemas.py); names and passwords are checked by
+names.py and passwords.py, which say what is allowed."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from ..games.schemas import STRICT
+
+
+class Credentials(BaseModel):
+    model_config = STRICT
+    name: str = Field(max_length=64, description="the user name (3-20 characters)")
+    password: str = Field(max_length=1000, description="8 to 200 characters")
+
+
+class PasswordChange(BaseModel):
+    model_config = STRICT
+    old: str = Field(max_length=1000)
+    new: str = Field(max_length=1000, description="8 to 200 characters")
+
+
+class PasswordConfirmation(BaseModel):
+    model_config = STRICT
+    password: str = Field(max_length=1000)
+
+
+class Account(BaseModel):
+    """The signed-in account."""
+
+    id: str
+    name: str
+    rating: float
+    rd: float = Field(description="the rating's deviation (Glicko-2)")
+    provisional: bool = Field(description="the rating is not sure yet (shown with ?)")
+    csrf_token: str | None = Field(
+        description="send it as X-CSRF-Token with every change (null for an API token)"
+    )
+
+
+class ApiToken(BaseModel):
+    token: str = Field(description="pwa_...: send it as Authorization: Bearer <token>")

@@ -1,0 +1,188 @@
+"""The app factory: the FastAPI application with its database, AI runner, hub and routes."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from ... import __version__
+from ...ai.warmup import warm_up_engine
+from ...i18n import N_, Translator, translator
+from ..accounts.service import Accounts
+from ..aipool.runner import AIRunner
+from ..cluster.node import ClusterNode
+from ..cluster.redis_cluster import Cluster
+from ..common.config import Settings
+from ..common.errors import ServerError, request_language
+from ..common.ratelimit import ConnectionCount
+from ..games import views
+from ..games.hub import Hub
+from ..games.service import GameService
+from ..games.upkeep import Upkeep
+from ..lobby.service import Lobby
+from ..reviews.service import Reviews
+from ..storage.store import Store
+from . import accounts as account_routes
+from . import game_socket as ws
+from . import games as routes
+from . import languages as i18n_routes
+from . import lobby_socket as lobby_ws
+from . import pages as webpages
+from . import players as player_routes
+from .middleware import GuardMiddleware
+
+log = logging.getLogger("patchwork.server")
+
+DESCRIPTION = """\
+The patchwork-game server: play two-player Patchwork over HTTP and websockets.
+
+Create a game (`POST /api/games`) to get a seat's secret token; send it as
+`Authorization: Bearer <token>` to play over HTTP, or in the `hello` message of the game's
+websocket (`/ws/games/{id}`), which carries every state as it happens. The rules are the
+engine's: the server validates every move with it and sends its legal moves. The full
+description of messages and error codes is docs/server.md in the repository.
+"""
+
+
+def _error(status: int, code: str, message: str, **extra: object) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message, **extra}}, status)
+
+
+# Starlette's own texts for the HTTP errors it raises (marked so that they get translated).
+HTTP_DETAILS = (N_("Not Found"), N_("Method Not Allowed"))
+
+
+def _describe(exc: RequestValidationError, t: Translator) -> str:
+    """The first problems pydantic found (its own words are English), or a general text."""
+    parts = []
+    for item in exc.errors()[:3]:
+        where = ".".join(str(x) for x in item.get("loc", ()) if x != "body")
+        parts.append(f"{where}: {item.get('msg')}" if where else str(item.get("msg")))
+    return "; ".join(parts) or t.gettext("the request is not valid")
+
+
+def _warm_up_engine() -> None:
+    """Load (or compile) every kernel the server calls before the first request needs it."""
+    views.state_view(warm_up_engine())
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+    cluster = (
+        None if settings.redis_url is None else Cluster(settings.redis_url, settings.redis_prefix)
+    )
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        t0 = time.perf_counter()
+        store = Store(settings.db_url)
+        await store.call(store.migrate)
+        t1 = time.perf_counter()
+        _warm_up_engine()
+        ai = AIRunner(settings.ai_workers, settings.ai_ponder)
+        ai.start()
+        hub = Hub()
+        service = GameService(settings, store, ai, hub)
+        node = None if cluster is None else ClusterNode(cluster)
+        service.node = node
+        app.state.service = service
+        app.state.accounts = Accounts(service, cluster)
+        reviews = Reviews(service)
+        app.state.reviews = reviews
+        t2 = time.perf_counter()
+        if node is not None:
+            node.start(service)
+        await service.start()
+        upkeep = Upkeep(service, settings.waiting_expiry)
+        upkeep.start()
+        lobby = Lobby(service, cluster)
+        app.state.lobby = lobby
+        lobby.start()
+        log.info(
+            "patchwork server ready (database %s; schema %.2f s, engine %.2f s, games %.2f s)",
+            store.engine.url.render_as_string(),
+            t1 - t0,
+            t2 - t1,
+            time.perf_counter() - t2,
+        )
+        try:
+            yield
+        finally:
+            await lobby.close()
+            await upkeep.close()
+            await reviews.close()
+            if node is not None:
+                await node.close()
+            await service.close()
+            ai.close()
+            if cluster is not None:
+                await cluster.close()
+            store.close()
+
+    app = FastAPI(
+        title="patchwork-game server",
+        version=__version__,
+        description=DESCRIPTION,
+        lifespan=lifespan,
+    )
+    app.add_middleware(
+        GuardMiddleware,
+        max_body_bytes=settings.max_body_bytes,
+        rate=settings.http_rate,
+        burst=settings.http_burst,
+        read_rate=settings.http_read_rate,
+        read_burst=settings.http_read_burst,
+        body_timeout=settings.body_timeout,
+        cluster=cluster,
+    )
+
+    @app.exception_handler(ServerError)
+    async def _server_error(request: Request, exc: ServerError) -> JSONResponse:
+        headers = None
+        retry = exc.extra.get("retry_after")
+        body = exc.body(request_language(request))
+        response = JSONResponse({"error": body}, exc.status, headers=headers)
+        if retry is not None:
+            response.headers["retry-after"] = str(max(1, round(float(retry))))
+        return response
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        t = translator(request_language(request))
+        bad_json = any(e.get("type") == "json_invalid" for e in exc.errors())
+        if bad_json:
+            message = t.format(
+                N_("the body is not valid JSON: {details}"), details=_describe(exc, t)
+            )
+            return _error(400, "bad_json", message)
+        return _error(422, "invalid_request", _describe(exc, t))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "not_allowed"}.get(exc.status_code, "invalid_request")
+        t = translator(request_language(request))
+        return _error(exc.status_code, code, t.gettext(str(exc.detail)))
+
+    @app.exception_handler(Exception)
+    async def _crash(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("request failed", exc_info=exc)
+        t = translator(request_language(request))
+        return _error(500, "internal_error", t.gettext("the server failed on this request"))
+
+    app.state.settings = settings
+    app.state.ws_addresses = ConnectionCount(settings.max_ws_per_address)
+    app.include_router(routes.router)
+    app.include_router(account_routes.router)
+    app.include_router(player_routes.router)
+    app.include_router(ws.router)
+    app.include_router(lobby_ws.router)
+    app.include_router(i18n_routes.router)
+    app.include_router(webpages.router)
+    return app

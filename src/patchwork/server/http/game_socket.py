@@ -1,0 +1,149 @@
+"""The websocket of a game: ``/ws/games/{game_id}``.
+
+The client opens with ``hello`` (its seat's token, or none to watch, and the last version it
+saw; a browser signed in to an account plays that account's seats without a token); then it
+sends moves and other requests and receives every state the game goes through.
+Each request is checked (size, rate, JSON, shape) before anything else looks at it; a bad one
+gets an ``error`` message and changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+from pydantic import TypeAdapter
+from starlette.websockets import WebSocketDisconnect
+
+from ...i18n import N_
+from ..common.errors import ServerError
+from ..common.ratelimit import TokenBucket
+from ..games import assist
+from ..games.hub import Connection
+from ..games.live import Caller
+from ..games.messages import Ack, AnalysisMessage, HintMessage, Message, Pong, encode
+from ..games.schemas import (
+    AnalysisMsg,
+    ClientMessage,
+    HelloMsg,
+    MoveMsg,
+    RematchMsg,
+    SimpleMsg,
+    UndoMsg,
+)
+from ..games.service import GameService
+from . import sockets
+from .auth import hello_caller
+from .sockets import CLOSE_BAD_TOKEN, CLOSE_NOT_FOUND, CLOSE_UNAVAILABLE, error_text
+
+router = APIRouter()
+
+_messages: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+
+
+def validate(raw: Any) -> Any:
+    """The game socket's message ``raw`` is, or ServerError ``invalid_message``."""
+    return sockets.validate(raw, _messages)
+
+
+@router.websocket("/ws/games/{game_id}")
+async def game_socket(websocket: WebSocket, game_id: str) -> None:
+    await sockets.admit(websocket, lambda lang: _game_socket(websocket, game_id, lang))
+
+
+async def _game_socket(websocket: WebSocket, game_id: str, lang: str) -> None:
+    svc: GameService = websocket.app.state.service
+    settings = svc.settings
+    try:
+        live = await svc.get(game_id)
+    except ServerError as e:
+        await websocket.send_text(error_text(e, lang=lang))
+        await websocket.close(CLOSE_NOT_FOUND, "no such game")
+        return
+    greeting = await sockets.hello(
+        websocket,
+        _messages,
+        HelloMsg,
+        N_("send hello first (with your token, or none to watch)"),
+        settings.max_message_bytes,
+        settings.hello_timeout,
+        lang,
+    )
+    if greeting is None:
+        return
+    hello, lang = greeting
+    try:
+        # The account too: a signed-in browser plays its account's seats without a token.
+        who = await hello_caller(websocket, hello.token)
+    except ServerError as e:
+        await websocket.send_text(error_text(e, hello.id, lang))
+        await websocket.close(CLOSE_BAD_TOKEN, "bad token")
+        return
+    seats = live.seats_of(who)
+    if who.token and not live.seats_of(Caller(token=who.token)):
+        err = ServerError("bad_token", N_("that token plays no seat of this game"))
+        await websocket.send_text(error_text(err, hello.id, lang))
+        await websocket.close(CLOSE_BAD_TOKEN, "bad token")
+        return
+    bucket = TokenBucket(settings.ws_rate, settings.ws_burst)
+    conn = Connection(websocket, live.id, seats, bucket, who)
+    writer = asyncio.create_task(conn.writer())
+
+    async def handle(msg: Any, ref: Any) -> str | None:
+        reply = await _dispatch(svc, conn, msg, ref)
+        return None if reply is None else encode(reply)
+
+    try:
+        await svc.attach(conn, hello.last_version)
+        await sockets.serve(
+            conn, lang, settings.max_message_bytes, settings.ws_rate, _messages, handle
+        )
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    except ServerError as e:  # the database went away while the client was joining
+        conn.send_text(error_text(e, lang=lang))
+        conn.close(CLOSE_UNAVAILABLE, "try again")
+    finally:
+        svc.detach(conn)
+        await sockets.finish(conn, writer)
+
+
+async def _dispatch(svc: GameService, conn: Connection, msg: Any, ref: Any) -> Message | None:
+    game_id = conn.game_id
+    who = conn.caller
+    if isinstance(msg, HelloMsg):
+        raise ServerError("invalid_message", N_("hello is sent once, first"))
+    plays = isinstance(msg, MoveMsg | UndoMsg | RematchMsg | AnalysisMsg) or (
+        isinstance(msg, SimpleMsg) and msg.type in ("resign", "claim", "hint")
+    )
+    if plays and not conn.seats:
+        raise ServerError("read_only", N_("spectators watch: connect with a seat's token to play"))
+    if isinstance(msg, MoveMsg):
+        live = await svc.move(game_id, who, msg.move, msg.version)
+        return Ack(of="move", version=live.version, ref=ref)
+    if isinstance(msg, UndoMsg):
+        live = await svc.undo(game_id, who, msg.version)
+        return Ack(of="undo", version=live.version, ref=ref)
+    if isinstance(msg, RematchMsg):
+        live, new_id = await svc.rematch(game_id, who, msg.action)
+        return Ack(of="rematch", version=live.version, game_id=new_id, ref=ref)
+    if isinstance(msg, AnalysisMsg):
+        analysis = await assist.analysis(svc, game_id, who, msg.ply)
+        return AnalysisMessage(**dict(analysis), ref=ref)
+    assert isinstance(msg, SimpleMsg)
+    if msg.type == "ping":
+        return Pong(server_time=round(time.time(), 3), ref=ref)
+    if msg.type == "sync":
+        live = await svc.get(game_id)
+        async with live.lock:  # the stored game, not a move on its way to the database
+            conn.send(svc.state_message(live, None))
+        return None
+    if msg.type == "resign":
+        live = await svc.resign(game_id, who)
+        return Ack(of="resign", version=live.version, ref=ref)
+    if msg.type == "claim":
+        live = await svc.claim(game_id, who)
+        return Ack(of="claim", version=live.version, ref=ref)
+    return HintMessage(**dict(await assist.hint(svc, game_id, who)), ref=ref)

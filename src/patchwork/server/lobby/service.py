@@ -1,0 +1,519 @@
+"""The lobby: open seeks, quick pairing, and the live list every lobby client sees
+(docs/accounts.md "The lobby", docs/server.md "Lobby").
+
+The database is the truth: a seek is a row of ``seeks``, and every process shows the rows.
+A seek lives while its creator's lobby connection does: the process holding that connection
+(``node``) renews its short ``expires_at``, deletes it when the connection closes, and drops
+it after 30 minutes; a dead process's seeks expire within about a minute. Each seek has a
+secret that only its holder knows (``guest_hash`` keeps its hash): it becomes the creator's
+seat token, so the game can be started by whichever process accepts it, and the creator's
+process tells the creator, with that secret, once it reads the seek's ``game_id``.
+Accepting stores the game and takes the seek in one transaction guarded by the seek being
+open (:class:`~.store.ClaimSeek`), so of two acceptors, on any processes, one wins.
+After every change the process re-reads the list and sends it to its clients; with
+``--redis`` it also announces the change on ``{prefix}lobby``, and every other process does
+the same (a missed announcement is made good by the periodic re-read).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import logging
+import secrets
+import time
+from collections.abc import Coroutine
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...i18n import N_
+from ..cluster.redis_cluster import Cluster
+from ..common.errors import ServerError
+from ..common.tokens import token_hash
+from ..games.creation import PairedPlayer, new_id, paired_game_data
+from ..games.hub import Connection
+from ..games.live import rules_of
+from ..games.schemas import ClockIn
+from ..games.service import GameService
+from ..ratings.rating import provisional
+from ..storage.models import UserData, utcnow
+from ..storage.store import ClaimSeek, StaleWrite
+from .messages import (
+    RATING_LIMIT,
+    LobbyMessage,
+    LobbyWelcome,
+    PairedMessage,
+    SeekMsg,
+    SeekRules,
+    SeeksMessage,
+    SeekView,
+    You,
+    encode,
+)
+from .store import (
+    SeekRow,
+    current_rating,
+    delete_ids,
+    delete_open,
+    insert_seek,
+    read_seek,
+    read_seeks,
+    renew,
+)
+
+log = logging.getLogger("patchwork.server")
+
+TTL = 45.0  # seconds a seek lives unless the process holding its creator renews it
+RENEW = 15.0  # how often a process renews its seeks, sweeps expired ones and re-reads
+KEEP_TAKEN = 60.0  # seconds an accepted seek keeps its game (for a creator's late process)
+MAX_AGE = 30 * 60.0  # a seek is withdrawn after this long
+MAX_SEEKS = 3  # open seeks per connection (quick pairing aside)
+TICK = 2.0  # how often quick pairing looks again (its window widens meanwhile)
+QUICK_WINDOW = 200.0  # quick pairing: ratings this close at first...
+QUICK_WIDEN = 100.0  # ...and this much further...
+QUICK_STEP = 10.0  # ...every this many seconds of waiting
+GUEST_RATING = 1500.0  # a guest's rating for casual quick pairing and ranges
+QUICK_RULES = SeekRules()
+QUICK_CLOCK = ClockIn(kind="fischer", initial=600, increment=5)
+
+
+def guest_name() -> str:
+    """A guest's name in the lobby and in the game it starts (stored, like Player 1, in
+    English)."""
+    return f"Guest {1000 + secrets.randbelow(9000)}"
+
+
+@dataclass(eq=False)
+class LobbyClient:
+    """One lobby connection: who it is, and the seeks it holds (id -> secret)."""
+
+    conn: Connection
+    user: UserData | None
+    name: str
+    lang: str
+    seeks: dict[str, str] = field(default_factory=dict)
+    # seek id -> when it was stored (monotonic): for its age, and for telling a seek that
+    # expired from one a read that began before it was stored could not see
+    created: dict[str, float] = field(default_factory=dict)
+    quick: str | None = None
+    gone: bool = False
+    last_sent: str | None = None  # the last seeks list sent (unchanged ones are not sent)
+
+    @property
+    def user_id(self) -> str | None:
+        return None if self.user is None else self.user.id
+
+    def send(self, message: LobbyMessage) -> None:
+        self.conn.send_text(encode(message))
+
+    def forget(self, seek_id: str) -> str | None:
+        self.created.pop(seek_id, None)
+        if self.quick == seek_id:
+            self.quick = None
+        return self.seeks.pop(seek_id, None)
+
+
+def window(row: SeekRow, now: float) -> float:
+    """How far apart quick pairing lets ratings be for a player waiting since ``row``."""
+    waited = max(0.0, now - row.created_at.timestamp())
+    return QUICK_WINDOW + QUICK_WIDEN * (waited // QUICK_STEP)
+
+
+def quick_partner(me: SeekRow, rows: list[SeekRow], now: float) -> SeekRow | None:
+    """The longest-waiting quick seeker ``me`` may be paired with: the same kind of game
+    (rated or casual), another person, ratings within the wider of the two windows."""
+    mine = GUEST_RATING if me.rating is None else me.rating
+    for other in rows:
+        if other.id == me.id or not other.quick or not other.open or other.rated != me.rated:
+            continue
+        if me.user_id is not None and other.user_id == me.user_id:
+            continue
+        theirs = GUEST_RATING if other.rating is None else other.rating
+        if abs(mine - theirs) <= max(window(me, now), window(other, now)):
+            return other
+    return None
+
+
+# -- the service ------------------------------------------------------------------------------
+
+
+class Lobby:
+    def __init__(self, svc: GameService, cluster: Cluster | None) -> None:
+        self.svc = svc
+        self.engine = svc.store.engine
+        self.cluster = cluster
+        self.node = cluster.node if cluster is not None else secrets.token_hex(6)
+        self.clients: set[LobbyClient] = set()
+        self._dirty = asyncio.Event()
+        self._loops: list[asyncio.Task[Any]] = []
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._closing = False
+
+    # -- lifecycle --------------------------------------------------------------------------
+
+    def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        coros: list[Coroutine[Any, Any, None]] = [self._refresher(), self._ticker()]
+        if self.cluster is not None:
+            coros.append(self.cluster.listen_lobby(self._dirty.set))
+        self._loops = [loop.create_task(c) for c in coros]
+
+    async def close(self) -> None:
+        """Close every lobby connection and withdraw the seeks this process holds."""
+        self._closing = True
+        for task in [*self._loops, *self._tasks]:
+            task.cancel()
+        await asyncio.gather(*self._loops, *self._tasks, return_exceptions=True)
+        ids = [s for c in self.clients for s in c.seeks]
+        for client in list(self.clients):
+            client.gone = True
+            client.conn.close(1012, "server restarting")
+        if ids:
+            with contextlib.suppress(Exception):
+                await self._db(delete_open, ids)
+                await self._publish()
+
+    async def _db(self, fn: Any, *args: Any) -> Any:
+        try:
+            return await self.svc.store.call(fn, self.engine, *args)
+        except Exception:
+            log.exception("the lobby could not reach the database")
+            raise ServerError("unavailable", N_("the database is unavailable")) from None
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def changed(self) -> None:
+        """The seeks changed here: re-read them, and tell the other processes."""
+        self._dirty.set()
+        if self.cluster is not None:
+            self._spawn(self._publish())
+
+    async def _publish(self) -> None:
+        if self.cluster is not None:
+            with contextlib.suppress(Exception):  # they re-read on their own within RENEW
+                await self.cluster.publish_lobby()
+
+    # -- connections ------------------------------------------------------------------------
+
+    async def join(self, client: LobbyClient) -> None:
+        """A connection said hello: greet it with who it is and the open seeks."""
+        rows = await self._db(read_seeks, utcnow())
+        rating, rd = await self.rating_of(client)
+        self.clients.add(client)
+        views = [r.view() for r in rows if r.open and not r.quick]
+        client.send(
+            LobbyWelcome(
+                you=You(
+                    name=client.name,
+                    rating=None if rating is None else round(rating),
+                    provisional=rd is not None and provisional(rd),
+                    signed_in=client.user is not None,
+                ),
+                seeks=views,
+                server_time=round(time.time(), 3),
+            )
+        )
+        client.last_sent = _list_text(views, None)
+
+    async def leave(self, client: LobbyClient) -> None:
+        """A connection closed: its open seeks go with it."""
+        client.gone = True
+        self.clients.discard(client)
+        if self._closing:  # close() withdraws them
+            return
+        ids = list(client.seeks)
+        client.seeks.clear()
+        client.quick = None
+        if ids:
+            with contextlib.suppress(ServerError):  # else they expire within TTL
+                await self._db(delete_open, ids)
+            self.changed()
+
+    async def rating_of(self, client: LobbyClient) -> tuple[float | None, float | None]:
+        """The client's rating and deviation now (None, None: a guest)."""
+        found = None if client.user is None else await self._db(current_rating, client.user.id)
+        return (None, None) if found is None else found
+
+    # -- requests ---------------------------------------------------------------------------
+
+    async def seek(self, client: LobbyClient, msg: SeekMsg) -> str:
+        if msg.rated and client.user is None:
+            raise _account_required()
+        if sum(s != client.quick for s in client.seeks) >= MAX_SEEKS:
+            raise ServerError(
+                "too_many_seeks",
+                N_("at most {limit} open seeks at a time: cancel one first"),
+                {"limit": MAX_SEEKS},
+            )
+        rating = await self.rating_of(client)
+        clock = None if msg.clock is None else msg.clock.model_dump()
+        return await self._insert(client, msg.rules, clock, msg.rated, rating, False, msg)
+
+    async def quick(self, client: LobbyClient, rated: bool) -> str:
+        if rated and client.user is None:
+            raise _account_required()
+        if client.quick is not None:
+            return client.quick  # already waiting
+        rating = await self.rating_of(client)
+        clock = QUICK_CLOCK.model_dump()
+        seek_id = await self._insert(client, QUICK_RULES, clock, rated, rating, True, None)
+        with contextlib.suppress(ServerError):  # the ticker tries again
+            await self._pair_quick(client)
+        return seek_id
+
+    async def _insert(
+        self,
+        client: LobbyClient,
+        rules: SeekRules,
+        clock: dict[str, Any] | None,
+        rated: bool,
+        rating: tuple[float | None, float | None],
+        quick: bool,
+        msg: SeekMsg | None,
+    ) -> str:
+        secret = secrets.token_urlsafe(24)
+        now = utcnow()
+        seek_id = new_id()
+        row = {
+            "id": seek_id,
+            "created_at": now,
+            "expires_at": now + dt.timedelta(seconds=TTL),
+            "user_id": client.user_id,
+            "guest_hash": token_hash(secret),
+            "name": client.name,
+            "rating": rating[0],
+            "rd": rating[1],
+            "quick": quick,
+            "rated": rated,
+            "edition": rules.edition,
+            "rotation": rules.rotation,
+            "flip": rules.flip,
+            "clock": clock,
+            "rating_min": None if msg is None else msg.rating_min,
+            "rating_max": None if msg is None else msg.rating_max,
+            "node": self.node,
+            "game_id": None,
+        }
+        await self._db(insert_seek, row)
+        if client.gone:  # the connection closed meanwhile: so does its seek
+            with contextlib.suppress(ServerError):
+                await self._db(delete_open, [seek_id])
+            return seek_id
+        client.seeks[seek_id] = secret
+        client.created[seek_id] = time.monotonic()  # stored by now
+        if quick:
+            client.quick = seek_id
+        self.changed()
+        return seek_id
+
+    async def cancel(self, client: LobbyClient, seek_id: str) -> None:
+        if seek_id not in client.seeks:
+            raise ServerError(
+                "seek_not_found", N_("you have no open seek {seek_id!r}"), {"seek_id": seek_id}
+            )
+        if not await self._db(delete_open, [seek_id]):
+            raise ServerError(
+                "seek_taken", N_("that seek was accepted already: its game is starting")
+            )
+        client.forget(seek_id)
+        self.changed()
+
+    async def accept(self, client: LobbyClient, seek_id: str) -> str:
+        """Start the game of someone's seek; the game's id. The acceptor hears ``paired`` at
+        once; the creator when its process reads the seek's game."""
+        if seek_id in client.seeks:
+            raise _own_seek()
+        now = utcnow()
+        row: SeekRow | None = await self._db(read_seek, seek_id, now)
+        if row is None or row.quick:
+            raise _no_seek(seek_id)
+        if not row.open:
+            raise _taken()
+        if row.user_id is not None and row.user_id == client.user_id:
+            raise _own_seek()
+        if row.rated and client.user is None:
+            raise _account_required()
+        rating, _ = await self.rating_of(client)
+        mine = GUEST_RATING if rating is None else rating
+        if (row.rating_min is not None and mine < row.rating_min) or (
+            row.rating_max is not None and mine > row.rating_max
+        ):
+            raise ServerError(
+                "out_of_range",
+                N_("your rating ({rating}) is outside this seek's range, {low} to {high}"),
+                {
+                    "low": row.rating_min if row.rating_min is not None else 0,
+                    "high": row.rating_max if row.rating_max is not None else RATING_LIMIT,
+                    "rating": round(mine),
+                },
+            )
+        token = secrets.token_urlsafe(24)
+        me = PairedPlayer(client.name, client.user_id, token_hash(token))
+        rules = rules_of(row.edition, row.rotation, row.flip, None)
+        data, creator_seat = paired_game_data(rules, row.clock_in(), row.rated, (row.player(), me))
+        claim = ClaimSeek(seek_id, data.id, now, now + dt.timedelta(seconds=KEEP_TAKEN))
+        try:
+            await self.svc.create_paired(data, [claim])
+        except StaleWrite:
+            again = await self._db(read_seek, seek_id, utcnow())
+            raise (_no_seek(seek_id) if again is None else _taken()) from None
+        client.send(_paired(data.id, 1 - creator_seat, token, seek_id, row.name, row.rated))
+        self.changed()  # the creator's process reads the seek's game and tells it
+        return data.id
+
+    async def _pair_quick(self, client: LobbyClient) -> bool:
+        """Pair this client's quick seek with another waiting player's, if one is near
+        enough; whether a game started (the refresh tells both players)."""
+        seek_id = client.quick
+        if seek_id is None:
+            return False
+        now = utcnow()
+        rows: list[SeekRow] = await self._db(read_seeks, now)
+        me = next((r for r in rows if r.id == seek_id and r.open), None)
+        if me is None:
+            return False
+        other = quick_partner(me, rows, now.timestamp())
+        if other is None:
+            return False
+        rules = rules_of(me.edition, me.rotation, me.flip, None)
+        data, _ = paired_game_data(rules, me.clock_in(), me.rated, (me.player(), other.player()))
+        keep = now + dt.timedelta(seconds=KEEP_TAKEN)
+        claims = [ClaimSeek(s.id, data.id, now, keep) for s in (me, other)]
+        try:
+            await self.svc.create_paired(data, list(claims))
+        except StaleWrite:  # the other was paired elsewhere meanwhile: look again later
+            return False
+        self.changed()
+        return True
+
+    # -- keeping the list ------------------------------------------------------------------
+
+    async def _refresher(self) -> None:
+        """Re-read the seeks whenever something changed (coalesced), one read at a time."""
+        while True:
+            await self._dirty.wait()
+            self._dirty.clear()
+            try:
+                await self._refresh()
+            except ServerError:
+                await asyncio.sleep(1.0)  # the database is away: the ticker marks it again
+            except Exception:
+                log.exception("refreshing the lobby failed")
+
+    async def _refresh(self) -> None:
+        """Tell this process's clients what changed: the games their seeks became
+        (``paired``), and the open seeks when the list changed."""
+        began = time.monotonic()
+        rows: list[SeekRow] = await self._db(read_seeks, utcnow())
+        by_id = {r.id: r for r in rows}
+        done: list[str] = []
+        for client in list(self.clients):
+            for seek_id in list(client.seeks):
+                row = by_id.get(seek_id)
+                if row is None and client.created.get(seek_id, began) < began:
+                    client.forget(seek_id)  # expired (this process could not renew it)
+                elif row is None:
+                    continue  # stored after the read began
+                elif not row.open and row.game_seat0_token is not None:
+                    secret = client.forget(seek_id)
+                    assert secret is not None and row.game_id is not None
+                    seat = 0 if row.game_seat0_token == row.guest_hash else 1
+                    names = (row.game_seat0_name, row.game_seat1_name)
+                    opponent = names[1 - seat] or ""
+                    client.send(_paired(row.game_id, seat, secret, seek_id, opponent, row.rated))
+                    done.append(seek_id)
+        views = [r.view() for r in rows if r.open and not r.quick]
+        for client in list(self.clients):
+            mine = [v.model_copy(update={"mine": v.id in client.seeks}) for v in views]
+            text = _list_text(mine, client.quick)
+            if text == client.last_sent:
+                continue
+            client.last_sent = text
+            client.send(SeeksMessage(seeks=mine, quick=client.quick, server_time=time.time()))
+        if done:  # told: the accepted seeks have done their work
+            with contextlib.suppress(ServerError):
+                await self._db(delete_ids, done)
+
+    async def _ticker(self) -> None:
+        """Quick pairing every TICK seconds; every RENEW seconds keep this process's seeks
+        alive (withdrawing those past MAX_AGE), sweep the expired and re-read the list."""
+        last_renew = time.monotonic()
+        while True:
+            await asyncio.sleep(TICK)
+            for client in [c for c in self.clients if c.quick is not None]:
+                try:
+                    await self._pair_quick(client)
+                except ServerError:
+                    break
+                except Exception:
+                    log.exception("quick pairing failed")
+            if time.monotonic() - last_renew < RENEW:
+                continue
+            last_renew = time.monotonic()
+            try:
+                await self._renew()
+            except ServerError:
+                pass  # the database is away: next time
+            except Exception:
+                log.exception("renewing the lobby's seeks failed")
+            self._dirty.set()
+
+    async def _renew(self) -> None:
+        clock = time.monotonic()
+        old = [
+            (c, s) for c in self.clients for s, t in list(c.created.items()) if clock - t > MAX_AGE
+        ]
+        if old:
+            await self._db(delete_open, [s for _, s in old])
+            for client, seek_id in old:
+                client.forget(seek_id)
+        now = utcnow()
+        ids = [s for c in self.clients for s in c.seeks]
+        swept = await self._db(renew, ids, now, now + dt.timedelta(seconds=TTL))
+        if old or swept:
+            self.changed()
+
+
+def _list_text(views: list[SeekView], quick: str | None) -> str:
+    """What a client was last sent of the list (the same is not sent twice)."""
+    return "[" + ",".join(v.model_dump_json() for v in views) + f"]{quick}"
+
+
+def _paired(
+    game_id: str, seat: int, token: str, seek_id: str, opponent: str, rated: bool
+) -> PairedMessage:
+    paths = GameService.paths(game_id)
+    return PairedMessage(
+        game_id=game_id,
+        seat=seat,  # type: ignore[arg-type]
+        token=token,
+        seek_id=seek_id,
+        opponent=opponent,
+        rated=rated,
+        watch_url=paths["watch_url"],
+        ws_url=paths["ws_url"],
+    )
+
+
+def _account_required() -> ServerError:
+    return ServerError("account_required", N_("rated games need an account: sign in first"))
+
+
+def _own_seek() -> ServerError:
+    return ServerError("own_seek", N_("that is your own seek: wait for someone to accept it"))
+
+
+def _no_seek(seek_id: str) -> ServerError:
+    return ServerError(
+        "seek_not_found",
+        N_("there is no open seek {seek_id!r} (withdrawn, or its player left)"),
+        {"seek_id": seek_id},
+    )
+
+
+def _taken() -> ServerError:
+    return ServerError("seek_taken", N_("someone else accepted that seek first"))
