@@ -12,7 +12,7 @@ import hashlib
 import hmac
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -20,8 +20,8 @@ from ...i18n import N_
 from ..cluster.redis_cluster import Cluster
 from ..common.errors import ServerError
 from ..common.tokens import token_hash
-from ..games.service import GameService
 from ..storage.models import GameData, UserData, utcnow
+from ..storage.store import Store
 from . import passwords
 from .limits import AccountLimits
 from .names import check_name, is_valid, name_key
@@ -29,6 +29,7 @@ from .store import AccountStore, NameTaken, SessionData
 
 log = logging.getLogger("patchwork.server")
 T = TypeVar("T")
+GameChanged = Callable[[str, int], Awaitable[None]]  # (game id, its version now)
 
 API_PREFIX = "pwa_"  # an account's API token: ``Authorization: Bearer pwa_...``
 COOKIE_DAYS = 30
@@ -66,11 +67,18 @@ class Session:
 
 
 class Accounts:
-    def __init__(self, games: GameService, cluster: Cluster | None = None) -> None:
-        self.games = games
-        self.store = games.store
-        self.db = AccountStore(games.store.engine)
+    def __init__(
+        self,
+        store: Store,
+        cluster: Cluster | None = None,
+        game_changed: GameChanged | None = None,
+    ) -> None:
+        self.store = store
+        self.db = AccountStore(store.engine)
         self.limits = AccountLimits(cluster)
+        # Told of each game that deleting an account changed in the database (the games
+        # domain brings its copy in memory up to date): accounts never reach into games.
+        self.game_changed = game_changed
 
     async def _call(self, fn: Callable[..., T], *args: Any) -> T:
         try:
@@ -186,8 +194,9 @@ class Accounts:
         "Deleted player" and bound to nobody, in the database and in memory alike."""
         user = await self.check_password(session.user.name, password, address)
         renamed = await self._call(self.db.delete_user, user.id, DELETED_NAME)
-        for game_id, version in renamed:
-            await self.games.stored_elsewhere(game_id, version)
+        if self.game_changed is not None:
+            for game_id, version in renamed:
+                await self.game_changed(game_id, version)
         log.info("account %s deleted (%d games kept)", user.id, len(renamed))
 
     # -- the account's games --------------------------------------------------------------

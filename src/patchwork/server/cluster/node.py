@@ -19,15 +19,11 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from redis.exceptions import RedisError
 
 from .redis_cluster import Cluster
-
-if TYPE_CHECKING:
-    from ..games.live import LiveGame
-    from ..games.service import GameService
 
 log = logging.getLogger("patchwork.server")
 TICK = 1.0  # seconds between lease renewals and looks for free leases
@@ -35,17 +31,29 @@ HEARTBEAT = 5.0  # seconds between refreshes of this process's presence entries
 FAILS = (RedisError, OSError, TimeoutError)
 
 
+class Served(Protocol):
+    """What a node asks of the games this process serves (games/catch_up.py answers)."""
+
+    def version_in_memory(self, game_id: str) -> int | None: ...
+    def local_games(self) -> list[str]: ...
+    def has_clients(self, game_id: str) -> bool: ...
+    def local_presence(self, game_id: str) -> tuple[list[int], int]: ...
+    def remote_presence(self, game_id: str, remote: tuple[frozenset[int], int]) -> None: ...
+    async def catch_up(self, game_id: str, announced: int | None = None) -> None: ...
+    async def take_over(self, game_id: str) -> None: ...
+
+
 class ClusterNode:
     def __init__(self, cluster: Cluster) -> None:
         self.cluster = cluster
-        self.svc: GameService | None = None
+        self.svc: Served | None = None
         self.held: set[str] = set()  # the games whose lease this process holds
         self.wanted: set[str] = set()  # games with timed work whose lease it has not got
         self._trying: set[str] = set()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loops: list[asyncio.Task[Any]] = []
 
-    def start(self, svc: GameService) -> None:
+    def start(self, svc: Served) -> None:
         self.svc = svc
         self._loops = [
             asyncio.get_running_loop().create_task(c)
@@ -72,7 +80,7 @@ class ClusterNode:
 
     def _local_games(self) -> list[str]:
         assert self.svc is not None
-        return self.svc.hub.game_ids()
+        return self.svc.local_games()
 
     # -- announcements ------------------------------------------------------------------------
 
@@ -86,25 +94,24 @@ class ClusterNode:
 
     def _on_message(self, game_id: str, body: dict[str, Any]) -> None:
         assert self.svc is not None
-        live = self.svc.in_memory(game_id)
-        if live is None:
+        held = self.svc.version_in_memory(game_id)
+        if held is None:
             return
         if "presence" in body:
-            self._spawn(self._read_presence(live))
+            self._spawn(self._read_presence(game_id))
             return
         version = body.get("version")
-        needed = self.svc.hub.has_clients(game_id) or game_id in self.held
-        if needed and isinstance(version, int) and version > live.version:
-            self._spawn(self.svc.catch_up(live, version))
+        needed = self.svc.has_clients(game_id) or game_id in self.held
+        if needed and isinstance(version, int) and version > held:
+            self._spawn(self.svc.catch_up(game_id, version))
 
     async def _on_connected(self) -> None:
         """(Re)subscribed: what was announced meanwhile is read from the database."""
         assert self.svc is not None
         for game_id in self._local_games():
-            live = self.svc.in_memory(game_id)
-            if live is not None:
-                self._spawn(self.svc.catch_up(live))
-                self._spawn(self._read_presence(live))
+            if self.svc.version_in_memory(game_id) is not None:
+                self._spawn(self.svc.catch_up(game_id))
+                self._spawn(self._read_presence(game_id))
         self._spawn(self._publish_presence(self._local_games()))
 
     # -- presence -----------------------------------------------------------------------------
@@ -115,8 +122,7 @@ class ClusterNode:
 
     async def _publish_presence(self, game_ids: list[str], announce: bool = False) -> None:
         assert self.svc is not None
-        hub = self.svc.hub
-        entries = {g: hub.local_presence(g) for g in game_ids}
+        entries = {g: self.svc.local_presence(g) for g in game_ids}
         try:
             await self.cluster.set_presence(entries)
             if announce:
@@ -125,17 +131,17 @@ class ClusterNode:
         except FAILS:
             pass
 
-    async def _read_presence(self, live: LiveGame) -> None:
+    async def _read_presence(self, game_id: str) -> None:
         assert self.svc is not None
         try:
-            remote = await self.cluster.presence(live.id)
+            remote = await self.cluster.presence(game_id)
         except FAILS:
             return
-        self.svc.remote_presence(live, remote)
+        self.svc.remote_presence(game_id, remote)
 
-    async def load_presence(self, live: LiveGame) -> None:
+    async def load_presence(self, game_id: str) -> None:
         """A game came into memory: who is connected to it elsewhere."""
-        await self._read_presence(live)
+        await self._read_presence(game_id)
 
     async def _heartbeat_loop(self) -> None:
         assert self.svc is not None
@@ -144,9 +150,8 @@ class ClusterNode:
             games = self._local_games()
             await self._publish_presence(games)
             for game_id in games:  # and forget the processes that died
-                live = self.svc.in_memory(game_id)
-                if live is not None:
-                    await self._read_presence(live)
+                if self.svc.version_in_memory(game_id) is not None:
+                    await self._read_presence(game_id)
 
     # -- leases -------------------------------------------------------------------------------
 

@@ -7,37 +7,24 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
-from typing import TYPE_CHECKING
 
 from ..storage.models import utcnow
+from ..storage.store import Store
 from .hub import Hub
-from .live import LiveGame
-
-if TYPE_CHECKING:
-    from .service import GameService
+from .memory import GamesInMemory
 
 log = logging.getLogger("patchwork.server")
 SWEEP_SECONDS = 60.0  # how often expired invitations are looked for (at most)
-
-
-def is_idle(live: LiveGame, hub: Hub) -> bool:
-    """Nothing needs ``live`` in memory: no connection, no request under way, no AI turn,
-    analysis or clock that must run (presence timers only tell connected clients)."""
-    return not (
-        hub.has_clients(live.id)
-        or live.lock.locked()
-        or live.analysing
-        or live.clock_timer is not None
-        or (live.ai_task is not None and not live.ai_task.done())
-    )
 
 
 class Upkeep:
     """Deletes online games still waiting for their second player ``expiry`` seconds after
     they were made (or last changed); a game whose creator is connected waits on."""
 
-    def __init__(self, service: GameService, expiry: float) -> None:
-        self.service = service
+    def __init__(self, store: Store, memory: GamesInMemory, hub: Hub, expiry: float) -> None:
+        self.store = store
+        self.memory = memory
+        self.hub = hub
         self.expiry = expiry
         self._task: asyncio.Task[None] | None = None
 
@@ -61,22 +48,22 @@ class Upkeep:
 
     async def sweep(self) -> int:
         """Delete the expired waiting games; how many were deleted."""
-        svc = self.service
+        store = self.store
         cutoff = utcnow() - dt.timedelta(seconds=self.expiry)
-        ids = await svc.store.call(svc.store.waiting_since, cutoff)
+        ids = await store.call(store.waiting_since, cutoff)
         deleted = 0
         for game_id in ids:
-            live = svc.in_memory(game_id)
+            live = self.memory.find(game_id)
             if live is None:
-                deleted += await svc.store.call(svc.store.delete_waiting, game_id)
+                deleted += await store.call(store.delete_waiting, game_id)
                 continue
-            if svc.hub.has_clients(game_id):
+            if self.hub.has_clients(game_id):
                 continue
             async with live.lock:  # not while a join is being written
-                if live.data.status == "waiting" and await svc.store.call(
-                    svc.store.delete_waiting, game_id
+                if live.data.status == "waiting" and await store.call(
+                    store.delete_waiting, game_id
                 ):
-                    svc.forget(game_id)
+                    self.memory.forget(game_id)
                     deleted += 1
         if deleted:
             log.info("deleted %d online game(s) nobody joined", deleted)

@@ -27,6 +27,7 @@ from ..games.hub import Hub
 from ..games.service import GameService
 from ..games.upkeep import Upkeep
 from ..lobby.service import Lobby
+from ..ratings import rating
 from ..reviews.service import Reviews
 from ..storage.store import Store
 from . import accounts as account_routes
@@ -89,18 +90,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ai = AIRunner(settings.ai_workers, settings.ai_ponder)
         ai.start()
         hub = Hub()
-        service = GameService(settings, store, ai, hub)
         node = None if cluster is None else ClusterNode(cluster)
-        service.node = node
+        service = GameService(settings, store, ai, hub, rating, node)
         app.state.service = service
-        app.state.accounts = Accounts(service, cluster)
+        app.state.accounts = Accounts(store, cluster, service.stored_elsewhere)
         reviews = Reviews(service)
         app.state.reviews = reviews
         t2 = time.perf_counter()
         if node is not None:
-            node.start(service)
+            node.start(service.syncing)
         await service.start()
-        upkeep = Upkeep(service, settings.waiting_expiry)
+        upkeep = Upkeep(store, service.memory, hub, settings.waiting_expiry)
         upkeep.start()
         lobby = Lobby(service, cluster)
         app.state.lobby = lobby
