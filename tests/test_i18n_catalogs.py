@@ -155,7 +155,7 @@ def test_no_text_hides_where_the_extractor_cannot_see_it() -> None:
 def test_the_pot_holds_every_part_of_the_program() -> None:
     pot = tools.read_catalog(tools.POT)
     files = {loc[0] for m in pot for loc in m.locations}
-    for part in ("src/patchwork/cli.py", "src/patchwork/tui/", "src/patchwork/server/service.py"):
+    for part in ("src/patchwork/cli.py", "src/patchwork/tui/", "src/patchwork/server/games/"):
         assert any(f.startswith(part) for f in files), part
     ids = tools.msgids(pot)
     assert ("", "Rotate") in ids and ("key", "space") in ids

@@ -14,7 +14,7 @@ from patchwork.server.common.errors import STATUS
 from patchwork.server.common.limits import MAX_COUNT, check_name
 from patchwork.server.common.ratelimit import ConnectionCount
 from patchwork.server.games.creation import new_game_data
-from patchwork.server.games.schemas import CreateGame, HelloMsg, MoveIn
+from patchwork.server.games.requests import CreateGame, HelloMsg, MoveIn
 from patchwork.server.run import build_parser, settings_from
 from patchwork.server.storage.models import EventData
 from patchwork.server.storage.store import AddEvent, InsertGame, Store

@@ -32,7 +32,7 @@ from sqlalchemy import Engine, select, update  # noqa: E402
 
 from patchwork.server.accounts.names import name_key  # noqa: E402
 from patchwork.server.games.creation import new_game_data  # noqa: E402
-from patchwork.server.games.schemas import CreateGame  # noqa: E402
+from patchwork.server.games.requests import CreateGame  # noqa: E402
 from patchwork.server.ratings import glicko2  # noqa: E402
 from patchwork.server.ratings import rating as ratings  # noqa: E402
 from patchwork.server.ratings.glicko2 import Rating  # noqa: E402

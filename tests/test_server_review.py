@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 
 pytest.register_assert_rewrite("server_fixtures")
 
-from patchwork.server.games.schemas import ReviewStatus  # noqa: E402
+from patchwork.server.reviews.schemas import ReviewStatus  # noqa: E402
 from patchwork.server.storage.store import Store  # noqa: E402
 from server_fixtures import Client, ServerProcess, legal_moves  # noqa: E402
 
@@ -150,7 +150,7 @@ def test_review_progress_keeps_a_worker_for_ai_moves(server: ServerProcess) -> N
 
 def test_the_store_reads_and_writes_reviews(backend: str, fresh_db: str) -> None:
     from patchwork.server.games.creation import new_game_data
-    from patchwork.server.games.schemas import CreateGame
+    from patchwork.server.games.requests import CreateGame
     from patchwork.server.storage.models import EventData, ReviewData
     from patchwork.server.storage.store import AddEvent, AddReview, InsertGame
 

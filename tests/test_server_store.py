@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from patchwork.server.games.creation import new_game_data
-from patchwork.server.games.schemas import CreateGame
+from patchwork.server.games.requests import CreateGame
 from patchwork.server.storage.models import EventData
 from patchwork.server.storage.store import AddEvent, InsertGame, StaleWrite, Store, UpdateGame
 

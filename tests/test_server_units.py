@@ -16,7 +16,7 @@ from patchwork.server.common.tokens import token_hash
 from patchwork.server.games import clocks
 from patchwork.server.games.creation import new_game_data, rematch_data
 from patchwork.server.games.live import GUEST, Caller, LiveGame
-from patchwork.server.games.schemas import CreateGame
+from patchwork.server.games.requests import CreateGame
 from patchwork.server.games.views import move_outcome, state_view
 from patchwork.server.http.game_socket import validate
 from patchwork.server.http.sockets import decode, ref_of

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from ..games.schemas import STRICT
+from ..games.requests import STRICT
 
 
 class Credentials(BaseModel):

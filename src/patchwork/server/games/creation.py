@@ -15,7 +15,7 @@ from ..common.tokens import token_hash
 from ..storage.models import GameData, UserData, utcnow
 from .clocks import ClockSpec
 from .live import rules_of
-from .schemas import ClockIn, CreateGame
+from .requests import ClockIn, CreateGame
 
 
 def seat_name(seat: int) -> str:

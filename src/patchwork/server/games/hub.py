@@ -11,11 +11,12 @@ import contextlib
 import logging
 from collections import defaultdict
 
+from pydantic import BaseModel
 from starlette.websockets import WebSocket
 
 from ..common.ratelimit import TokenBucket
 from .live import GUEST, Caller
-from .messages import Message, encode
+from .messages import encode
 
 log = logging.getLogger("patchwork.server")
 
@@ -44,7 +45,7 @@ class Connection:
         self._close_code = 1000
         self._close_reason = ""
 
-    def send(self, message: Message) -> None:
+    def send(self, message: BaseModel) -> None:
         """Queue a message (never blocks)."""
         self.send_text(encode(message))
 
@@ -102,7 +103,7 @@ class Hub:
             if not room:
                 del self._rooms[conn.game_id]
 
-    def broadcast(self, game_id: str, message: Message) -> None:
+    def broadcast(self, game_id: str, message: BaseModel) -> None:
         room = self._rooms.get(game_id)
         if not room:
             return

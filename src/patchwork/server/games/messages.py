@@ -6,7 +6,7 @@ what the clients send is :data:`~patchwork.server.schemas.ClientMessage`.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -16,18 +16,8 @@ from pydantic import (
     model_serializer,
 )
 
-from .schemas import (
-    Analysis,
-    Event,
-    GameView,
-    Hint,
-    HistoryEntry,
-    MoveEvent,
-    PlayView,
-    ReviewView,
-    Seat,
-    SeatKind,
-)
+from .requests import Seat, SeatKind
+from .schemas import Analysis, Event, GameView, Hint, HistoryEntry, MoveEvent, PlayView
 
 Ref = str | int | None
 
@@ -147,45 +137,17 @@ class AnalysisMessage(Analysis):
     ref: Ref = None
 
 
-class ReviewProgressMessage(BaseModel):
-    """A review of this game is under way: ``done`` of its ``total`` positions valued."""
-
-    type: Literal["review_progress"] = "review_progress"
-    done: int
-    total: int
-
-
-class ReviewMessage(BaseModel):
-    """A review of this game is ready (sent to everyone connected to the game)."""
-
-    type: Literal["review"] = "review"
-    review: ReviewView
-
-
 class Pong(BaseModel):
     type: Literal["pong"] = "pong"
     server_time: float
     ref: Ref = None
 
 
-Message = (
-    Welcome
-    | StateMessage
-    | UpdateMessage
-    | SyncMessage
-    | Ack
-    | ErrorMessage
-    | PresenceMessage
-    | HintMessage
-    | AnalysisMessage
-    | ReviewProgressMessage
-    | ReviewMessage
-    | Pong
-)
-ServerMessage = Annotated[Message, Field(discriminator="type")]
-server_messages: TypeAdapter[Any] = TypeAdapter(ServerMessage)
+# Every message a socket sends is a pydantic model of its closed set: the game socket's is
+# ``ServerMessage`` (http/game_socket.py: these, and the reviews' of reviews/messages.py), the
+# lobby's ``LobbyServerMessage`` (lobby/messages.py).
 
 
-def encode(message: Message) -> str:
+def encode(message: BaseModel) -> str:
     """The text of a message as it goes over the wire: the one place messages are written."""
     return message.model_dump_json()

@@ -27,15 +27,7 @@ from ..common.errors import ServerError, not_found
 from ..common.tasks import Background
 from ..common.tokens import token_hash
 from ..storage.models import EventData, GameData, UserData
-from ..storage.store import (
-    AddEvent,
-    DeleteMoves,
-    InsertGame,
-    StaleWrite,
-    Store,
-    UpdateGame,
-    Write,
-)
+from ..storage.store import AddEvent, DeleteMoves, InsertGame, StaleWrite, Store, UpdateGame, Write
 from . import guards
 from .ai_turns import AITurns
 from .catch_up import SYNC_EVENTS, CatchUp
@@ -47,8 +39,9 @@ from .live import Caller, LiveGame
 from .memory import GamesInMemory
 from .messages import StateMessage, Welcome
 from .presence import Presence
+from .requests import CreateGame
 from .results import Rating, Results
-from .schemas import CreatedGame, CreateGame, Joined
+from .schemas import CreatedGame, Joined
 from .timers import Timers
 
 log = logging.getLogger("patchwork.server")

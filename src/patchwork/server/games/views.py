@@ -28,6 +28,7 @@ from ...engine import data as pwdata
 from ...engine.moves import move_from_code
 from ...engine.tables import ORIENTATION_NAMES
 from ..storage.models import GameData
+from .requests import RulesIn, SoloIn
 from .schemas import (
     AdvanceView,
     AutomaCardView,
@@ -49,10 +50,8 @@ from .schemas import (
     PositionView,
     RematchView,
     ResultView,
-    RulesIn,
     ScoreParts,
     SeatView,
-    SoloIn,
 )
 
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, WebSocket
-from pydantic import TypeAdapter
+from pydantic import Field, TypeAdapter
 from starlette.websockets import WebSocketDisconnect
 
 from ...i18n import N_
@@ -23,8 +23,20 @@ from ..common.ratelimit import TokenBucket
 from ..games import assist
 from ..games.hub import Connection
 from ..games.live import Caller
-from ..games.messages import Ack, AnalysisMessage, HintMessage, Message, Pong, encode
-from ..games.schemas import (
+from ..games.messages import (
+    Ack,
+    AnalysisMessage,
+    ErrorMessage,
+    HintMessage,
+    Pong,
+    PresenceMessage,
+    StateMessage,
+    SyncMessage,
+    UpdateMessage,
+    Welcome,
+    encode,
+)
+from ..games.requests import (
     AnalysisMsg,
     ClientMessage,
     HelloMsg,
@@ -34,9 +46,30 @@ from ..games.schemas import (
     UndoMsg,
 )
 from ..games.service import GameService
+from ..reviews.messages import ReviewMessage, ReviewProgressMessage
 from . import sockets
 from .auth import hello_caller
 from .sockets import CLOSE_BAD_TOKEN, CLOSE_NOT_FOUND, CLOSE_UNAVAILABLE, error_text
+
+# The closed set of what this socket sends, told apart by ``type`` (docs/server.md names
+# every member and field; tests/test_server_contract.py checks that).
+Message = (
+    Welcome
+    | StateMessage
+    | UpdateMessage
+    | SyncMessage
+    | Ack
+    | ErrorMessage
+    | PresenceMessage
+    | HintMessage
+    | AnalysisMessage
+    | ReviewProgressMessage
+    | ReviewMessage
+    | Pong
+)
+ServerMessage = Annotated[Message, Field(discriminator="type")]
+server_messages: TypeAdapter[Any] = TypeAdapter(ServerMessage)
+
 
 router = APIRouter()
 

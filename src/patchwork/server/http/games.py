@@ -11,12 +11,11 @@ from ...i18n import N_
 from ..common.errors import ServerError, request_language
 from ..common.limits import MAX_COUNT
 from ..games import assist, reading
+from ..games.requests import AnalysisIn, CreateGame, JoinGame, MoveIn, RematchIn, VersionIn
 from ..games.schemas import (
     ActionResult,
     Analysis,
-    AnalysisIn,
     CreatedGame,
-    CreateGame,
     ErrorResponse,
     Events,
     GameSummary,
@@ -24,17 +23,13 @@ from ..games.schemas import (
     Health,
     Hint,
     Joined,
-    JoinGame,
     Meta,
-    MoveIn,
-    RematchIn,
     RematchResult,
     Replay,
-    ReviewStatus,
-    VersionIn,
 )
 from ..games.service import GameService
 from ..games.views import meta_view
+from ..reviews.schemas import ReviewStatus
 from ..reviews.service import Reviews
 from .auth import MaybeSession, Who
 

@@ -11,9 +11,9 @@ from fastapi import APIRouter, Query, Request, Response
 from ...i18n import N_, translator
 from ..common.errors import ServerError, request_language
 from ..games import reading
-from ..games.schemas import LeaderboardEntry, Profile, RatingPoint
 from ..ratings import chart as rating_chart
 from ..ratings import rating as ratings
+from ..ratings.schemas import LeaderboardEntry, Profile, RatingPoint
 from ..storage.models import UserData
 from .games import ERRORS, Service
 

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from ..games.messages import ErrorMessage, Pong
-from ..games.schemas import ClockIn, Seat
+from ..games.requests import ClockIn, Seat
 
 Ref = str | int | None
 RATING_LIMIT = 4000  # no rating goes near it; bounds what a range may hold

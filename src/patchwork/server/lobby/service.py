@@ -34,7 +34,7 @@ from ..common.tokens import token_hash
 from ..games.creation import PairedPlayer, new_id, paired_game_data
 from ..games.hub import Connection
 from ..games.live import rules_of
-from ..games.schemas import ClockIn
+from ..games.requests import ClockIn
 from ..games.service import GameService
 from ..ratings.rating import provisional
 from ..storage.models import UserData, utcnow

@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import Engine, delete, insert, select, update
 
 from ..games.creation import PairedPlayer
-from ..games.schemas import ClockIn
+from ..games.requests import ClockIn
 from ..ratings.rating import provisional
 from ..storage.models import as_utc, games, seeks, users
 from .messages import SeekRules, SeekView

@@ -24,12 +24,13 @@ from ...engine import Game, Move, Record
 from ...i18n import N_
 from ..common.errors import ServerError
 from ..games.live import Caller, LiveGame
-from ..games.messages import ErrorMessage, ReviewMessage, ReviewProgressMessage
+from ..games.messages import ErrorMessage
 from ..games.reading import record
-from ..games.schemas import ReviewPly, ReviewStatus, ReviewView
 from ..games.views import move_squares
 from ..storage.models import ReviewData, utcnow
 from ..storage.store import AddReview
+from .messages import ReviewMessage, ReviewProgressMessage
+from .schemas import ReviewPly, ReviewStatus, ReviewView
 
 if TYPE_CHECKING:
     from ..games.service import GameService
