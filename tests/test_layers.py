@@ -70,3 +70,50 @@ def test_a_satellite_lends_its_service_to_the_core_when_it_loads() -> None:
         "assert Game.from_record(Game(s).to_record()).state == s\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+# -- the server's domains ---------------------------------------------------------------------
+
+SERVER = Path(__file__).resolve().parents[1] / "src" / "patchwork" / "server"
+ARCHITECTURE = Path(__file__).resolve().parents[1] / "docs" / "architecture.md"
+
+
+def server_packages() -> set[str]:
+    return {p.parent.name for p in SERVER.glob("*/__init__.py")}
+
+
+def test_the_server_is_cut_into_domains() -> None:
+    assert {"games", "accounts", "lobby", "ratings", "reviews", "storage", "http"} <= (
+        server_packages()
+    )
+    loose = sorted(p.name for p in SERVER.glob("*.py"))
+    assert loose == ["__init__.py", "__main__.py", "run.py"]  # every other module has a home
+
+
+def test_the_architecture_page_names_every_server_package() -> None:
+    text = ARCHITECTURE.read_text()
+    missing = [p for p in sorted(server_packages()) if f"`{p}/`" not in text]
+    assert missing == [], f"docs/architecture.md does not name the server packages {missing}"
+
+
+def test_every_server_package_has_its_place_in_the_layers() -> None:
+    config = configparser.ConfigParser()
+    config.read(CONTRACTS)
+    section = config["importlinter:contract:server"]
+    assert section["containers"].strip() == "patchwork.server"
+    placed = {
+        name.strip(" ()")
+        for row in section["layers"].split("\n")
+        for name in row.split("|")
+        if name.strip()
+    }
+    assert server_packages() | {"run"} == placed
+
+
+def test_no_server_module_grows_far_beyond_500_lines() -> None:
+    long = {
+        str(f.relative_to(SERVER)): n
+        for f in SERVER.rglob("*.py")
+        if (n := len(f.read_text().splitlines())) > 550
+    }
+    assert long == {}

@@ -16,8 +16,8 @@ from pydantic import BaseModel
 
 pytest.register_assert_rewrite("server_fixtures")
 
-from patchwork.server.games import messages  # noqa: E402
 from patchwork.server.games.schemas import Event, GameView  # noqa: E402
+from patchwork.server.http import game_socket  # noqa: E402
 from server_fixtures import Client, ServerProcess, legal_moves  # noqa: E402
 
 pytest_plugins = ["server_fixtures"]
@@ -50,11 +50,11 @@ def literal_values(model: type[BaseModel], field: str) -> list[str]:
 
 
 def test_the_set_of_server_messages_is_closed() -> None:
-    kinds = [v for m in members(messages.ServerMessage) for v in literal_values(m, "type")]
+    kinds = [v for m in members(game_socket.ServerMessage) for v in literal_values(m, "type")]
     assert sorted(kinds) == sorted(SENT)  # each once: the discriminator tells them apart
-    assert set(typing.get_args(messages.Message)) == set(members(messages.ServerMessage))
+    assert set(typing.get_args(game_socket.Message)) == set(members(game_socket.ServerMessage))
     with pytest.raises(ValueError):
-        messages.server_messages.validate_python({"type": "gossip"})
+        game_socket.server_messages.validate_python({"type": "gossip"})
 
 
 def test_every_message_a_game_sends_validates(server: ServerProcess) -> None:
@@ -85,7 +85,7 @@ def test_every_message_a_game_sends_validates(server: ServerProcess) -> None:
         back.expect("state")
     for c in clients:
         for text in c.received:
-            message = messages.server_messages.validate_json(text)
+            message = game_socket.server_messages.validate_json(text)
             # Nothing beyond the model: what it writes back is the message, field for field.
             assert message.model_dump(mode="json") == json.loads(text)
             seen[message.type] = seen.get(message.type, 0) + 1
@@ -125,7 +125,7 @@ def documented_rows() -> dict[str, str]:
     return rows
 
 
-@pytest.mark.parametrize("model", members(messages.ServerMessage), ids=lambda m: m.__name__)
+@pytest.mark.parametrize("model", members(game_socket.ServerMessage), ids=lambda m: m.__name__)
 def test_docs_name_every_message_and_its_fields(model: type[BaseModel]) -> None:
     rows = documented_rows()
     (kind,) = literal_values(model, "type")

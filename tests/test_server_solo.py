@@ -17,7 +17,7 @@ import patchwork.engine as pw  # noqa: E402
 from patchwork.engine import automa as A  # noqa: E402
 from patchwork.engine.moves import parse_move  # noqa: E402
 from patchwork.engine.position import is_public_text  # noqa: E402
-from patchwork.server.games import messages  # noqa: E402
+from patchwork.server.http import game_socket  # noqa: E402
 from server_fixtures import VIEWS, Client, ServerProcess, legal_moves  # noqa: E402
 
 pytest_plugins = ["server_fixtures"]
@@ -144,7 +144,7 @@ def test_each_move_carries_automas_turns(server: ServerProcess) -> None:
             assert view["players"][1]["position"] == state.automa.position  # type: ignore[union-attr]
         assert any(h["outcome"]["automa_turns"] for h in server.game(gid)["history"])
         for text in c.received:  # every message is one of the closed set, field for field
-            message = messages.server_messages.validate_json(text)
+            message = game_socket.server_messages.validate_json(text)
             assert message.model_dump(mode="json") == json.loads(text)
 
 

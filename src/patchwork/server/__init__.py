@@ -1,8 +1,8 @@
 """The game server: ``patchwork serve``. FastAPI over uvicorn, games kept in a database.
 
-Layers: ``store`` (SQLAlchemy tables, repository, Alembic migrations) < ``live``/``views``
-(games in memory, rendered from the engine) < ``service`` (every change: validate with the
-engine, store, broadcast) < ``routes``/``ws`` (HTTP and websockets) < ``app`` (the factory).
+One package per domain (docs/architecture.md, "The server"), in layers: ``common`` and
+``storage`` at the bottom, then ``cluster``, ``accounts`` and ``aipool``, ``games``,
+``ratings``, ``lobby`` and ``reviews``, and the HTTP and websocket layer ``http`` on top.
 """
 
 from __future__ import annotations

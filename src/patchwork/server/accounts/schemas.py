@@ -1,12 +1,12 @@
 """The shapes of the accounts API's requests and answers (docs/accounts.md). Requests are
-strict, as every request of the server (schemas.py); names and passwords are checked by
+strict, as every request of the server (common/limits.py); names and passwords are checked by
 names.py and passwords.py, which say what is allowed."""
 
 from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from ..games.requests import STRICT
+from ..common.limits import STRICT
 
 
 class Credentials(BaseModel):

@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 
 from ...ai.levels import ponders
 from ...ai.review import Value
-from . import worker as ai_worker
+from . import worker
 
 log = logging.getLogger("patchwork.server")
 T = TypeVar("T")
@@ -70,11 +70,11 @@ class AIRunner:
                 pool = ProcessPoolExecutor(
                     self.workers,
                     mp_context=ctx,
-                    initializer=ai_worker.init_worker,
+                    initializer=worker.init_worker,
                     initargs=(os.getpid(), inbox),
                 )
                 for _ in range(self.workers):
-                    pool.submit(ai_worker.warm_up)
+                    pool.submit(worker.warm_up)
                 self._pool, self._inbox = pool, inbox
             return self._pool
 
@@ -134,7 +134,7 @@ class AIRunner:
                 self.ponder_hits += 1
                 log.debug("game %s: answered after pondering %d iterations", game, iterations)
                 return answered
-        move: str = await self._run(ai_worker.choose_move, position, level, seed)
+        move: str = await self._run(worker.choose_move, position, level, seed)
         return move
 
     def ponder(
@@ -152,7 +152,7 @@ class AIRunner:
         loop = asyncio.get_running_loop()
         try:
             future = loop.run_in_executor(
-                self._pool, ai_worker.ponder, position, level, self._ponder_ids
+                self._pool, worker.ponder, position, level, self._ponder_ids
             )
         except (BrokenProcessPool, RuntimeError):  # broken or shut down: the next request
             return None  # replaces the pool
@@ -170,14 +170,14 @@ class AIRunner:
     async def analyse(self, position: str, seconds: float, seed: int) -> dict[str, Any]:
         async with self._analyses:
             result: dict[str, Any] = await self._run(
-                ai_worker.analyse_position, position, seconds, seed
+                worker.analyse_position, position, seconds, seed
             )
         return result
 
     async def value(self, position: str, iterations: int, seed: int) -> Value:
         """One position of a game review (:func:`patchwork.ai.review.value`)."""
         async with self._analyses:
-            result: Value = await self._run(ai_worker.value_position, position, iterations, seed)
+            result: Value = await self._run(worker.value_position, position, iterations, seed)
         return result
 
     def close(self) -> None:

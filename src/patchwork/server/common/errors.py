@@ -52,7 +52,7 @@ STATUS: dict[str, int] = {
     "account_required": 403,
     "internal_error": 500,
     "unavailable": 503,
-    # the lobby (lobby.py)
+    # the lobby (lobby/service.py)
     "out_of_range": 403,
     "own_seek": 409,
     "seek_not_found": 404,

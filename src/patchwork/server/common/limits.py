@@ -6,6 +6,12 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
+from pydantic import ConfigDict
+
+# Every request model is strict (docs/server.md, "Strict requests"): a value of the wrong JSON
+# type is refused, never converted ("1" is not 1, true is not 1), and unknown fields too.
+STRICT = ConfigDict(extra="forbid", strict=True)
+
 # Versions, plies and every other count a client sends reach the database's 32-bit integer
 # columns (``events.version``, ``games.version``, ``moves.ply``); a game changes a few hundred
 # times at most, so the bound is never near, and a larger number is refused, not queried.

@@ -17,7 +17,7 @@ from .views import game_view, play_view
 
 @dataclass(frozen=True, slots=True)
 class Caller:
-    """Who asks (auth.py tells): a seat's secret token, a signed-in account, both or neither.
+    """Who asks (http/auth.py tells): a seat's secret token, a signed-in account, both or neither.
     A caller plays the seats whose token it holds and the seats bound to its account."""
 
     token: str | None = None

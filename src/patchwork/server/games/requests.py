@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from ...ai.levels import LEVELS
-from ..common.limits import MAX_COUNT, check_name, not_a_bool
+from ..common.limits import MAX_COUNT, STRICT, check_name, not_a_bool
 
 Seat = Literal[0, 1]
 Mode = Literal["ai", "local", "online", "solo"]
@@ -28,7 +28,6 @@ Name = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(check_n
 # times at most), so no number a client sends can overflow a query.
 Version = Annotated[int, Field(ge=0, le=MAX_COUNT)]
 Ply = Annotated[int, Field(ge=0, le=MAX_COUNT)]
-STRICT = ConfigDict(extra="forbid", strict=True)
 
 
 class SoloIn(BaseModel):

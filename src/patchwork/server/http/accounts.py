@@ -12,7 +12,7 @@ from ..accounts.service import COOKIE_DAYS, Accounts, Session
 from ..common.errors import ServerError
 from ..games import reading
 from ..games.schemas import ErrorResponse, GameSummary
-from ..ratings import rating as ratings
+from ..ratings import rating
 from ..storage.models import UserData
 from .auth import SESSION_COOKIE, MaybeSession, SignedIn, accounts_of
 from .games import Service
@@ -36,7 +36,7 @@ def account_view(user: UserData, csrf: str | None) -> Account:
         name=user.name,
         rating=user.rating,
         rd=user.rd,
-        provisional=ratings.provisional(user.rd),
+        provisional=rating.provisional(user.rd),
         csrf_token=csrf,
     )
 

@@ -30,13 +30,7 @@ from ..lobby.service import Lobby
 from ..ratings import rating
 from ..reviews.service import Reviews
 from ..storage.store import Store
-from . import accounts as account_routes
-from . import game_socket as ws
-from . import games as routes
-from . import languages as i18n_routes
-from . import lobby_socket as lobby_ws
-from . import pages as webpages
-from . import players as player_routes
+from . import accounts, game_socket, games, languages, lobby_socket, pages, players
 from .middleware import GuardMiddleware
 
 log = logging.getLogger("patchwork.server")
@@ -178,11 +172,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.state.settings = settings
     app.state.ws_addresses = ConnectionCount(settings.max_ws_per_address)
-    app.include_router(routes.router)
-    app.include_router(account_routes.router)
-    app.include_router(player_routes.router)
-    app.include_router(ws.router)
-    app.include_router(lobby_ws.router)
-    app.include_router(i18n_routes.router)
-    app.include_router(webpages.router)
+    for routes in (games, accounts, players, game_socket, lobby_socket, languages, pages):
+        app.include_router(routes.router)
     return app

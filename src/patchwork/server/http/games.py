@@ -1,4 +1,4 @@
-"""The HTTP API: create and join games, play and read them. Websockets are in ``ws.py``."""
+"""The HTTP API: create and join games, play and read them. Websockets are in ``game_socket.py``."""
 
 from __future__ import annotations
 

@@ -11,8 +11,7 @@ from fastapi import APIRouter, Query, Request, Response
 from ...i18n import N_, translator
 from ..common.errors import ServerError, request_language
 from ..games import reading
-from ..ratings import chart as rating_chart
-from ..ratings import rating as ratings
+from ..ratings import chart, rating
 from ..ratings.schemas import LeaderboardEntry, Profile, RatingPoint
 from ..storage.models import UserData
 from .games import ERRORS, Service
@@ -21,7 +20,7 @@ router = APIRouter(tags=["players"])
 
 
 async def _player(svc: Service, name: str) -> UserData:
-    user = await svc.store.call(ratings.find_user, svc.store.engine, name)
+    user = await svc.store.call(rating.find_user, svc.store.engine, name)
     if user is None:
         raise ServerError("not_found", N_("there is no player {name!r}"), {"name": name})
     return user
@@ -33,14 +32,14 @@ async def profile(name: str, svc: Service) -> Profile:
     (oldest first) and last finished games (latest first). The name in any case."""
     user = await _player(svc, name)
     engine = svc.store.engine
-    history = await svc.store.call(ratings.history, engine, user.id)
-    record = await svc.store.call(ratings.record, engine, user.id)
-    recent = await svc.store.call(ratings.recent_games, engine, user.id)
+    history = await svc.store.call(rating.history, engine, user.id)
+    record = await svc.store.call(rating.record, engine, user.id)
+    recent = await svc.store.call(rating.recent_games, engine, user.id)
     return Profile(
         name=user.name,
         rating=round(user.rating, 2),
         rd=round(user.rd, 2),
-        provisional=ratings.provisional(user.rd),
+        provisional=rating.provisional(user.rd),
         created_at=user.created_at.isoformat(),
         played=record.played,
         won=record.won,
@@ -70,9 +69,9 @@ async def profile(name: str, svc: Service) -> Profile:
 async def rating_svg(name: str, svc: Service, request: Request) -> Response:
     """The player's rating history as an SVG chart (about 600 x 260)."""
     user = await _player(svc, name)
-    history = await svc.store.call(ratings.history, svc.store.engine, user.id)
+    history = await svc.store.call(rating.history, svc.store.engine, user.id)
     t = translator(request_language(request))
-    text = await asyncio.to_thread(rating_chart.svg, (user.rating, user.rd), history, t)
+    text = await asyncio.to_thread(chart.svg, (user.rating, user.rd), history, t)
     return Response(text, media_type="image/svg+xml", headers={"cache-control": "no-cache"})
 
 
@@ -81,7 +80,7 @@ async def leaderboard(
     svc: Service, limit: Annotated[int, Query(ge=1, le=200)] = 50
 ) -> list[LeaderboardEntry]:
     """The players with an established rating (not provisional), the highest first."""
-    rows = await svc.store.call(ratings.leaderboard, svc.store.engine, limit)
+    rows = await svc.store.call(rating.leaderboard, svc.store.engine, limit)
     return [
         LeaderboardEntry(
             rank=s.rank, name=s.name, rating=round(s.rating, 2), rd=round(s.rd, 2), games=s.games

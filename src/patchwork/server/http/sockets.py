@@ -1,7 +1,7 @@
 """What every websocket of the server shares: the cap on connections per address, reading
 text frames, checking each message (size, JSON, shape) before anything looks at it, the
-hello, and the per-connection rate limit with its flood guard. A game's socket (ws.py) and
-the lobby's (lobby_ws.py) differ only in their messages and what they do with them.
+hello, and the per-connection rate limit with its flood guard. A game's socket (game_socket.py) and
+the lobby's (lobby_socket.py) differ only in their messages and what they do with them.
 
 A bad message gets an ``error`` message (its code the same in every language, its text in
 the connection's) and changes nothing; the connection stays open.

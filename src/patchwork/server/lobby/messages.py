@@ -1,7 +1,7 @@
 """The lobby websocket's messages (``/ws/lobby``, docs/server.md "Lobby"): what a client may
 send (:data:`LobbyClientMessage`, strict) and the closed set the server sends
-(:data:`LobbyServerMessage`), both told apart by ``type``. Kept apart from schemas.py and
-messages.py (the game's own sets)."""
+(:data:`LobbyServerMessage`), both told apart by ``type``. Kept apart from games/schemas.py and
+games/messages.py (the game's own sets)."""
 
 from __future__ import annotations
 

@@ -284,7 +284,7 @@ def unrated_games(engine: Engine) -> list[str]:
 
 
 def find_user(engine: Engine, name: str) -> UserData | None:
-    """The account called ``name``, regardless of case and look-alikes (names.py)."""
+    """The account called ``name``, regardless of case and look-alikes (accounts/names.py)."""
     with engine.connect() as conn:
         row = (
             conn.execute(select(users).where(users.c.name_key == name_key(name))).mappings().first()

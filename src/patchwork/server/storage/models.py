@@ -84,7 +84,7 @@ games = Table(
     Column("seat0_user", ID, ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
     Column("seat1_user", ID, ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
     Column("rated", Boolean, nullable=False, default=False),
-    # (SQL NULL while unrated, not JSON null: ratings.py finds the unrated ones by it.)
+    # (SQL NULL while unrated, not JSON null: ratings/rating.py finds the unrated ones by it.)
     Column("ratings", JSON(none_as_null=True), nullable=True),
     Index("ix_games_status", "status"),
     Index("ix_games_seat0_user", "seat0_user"),
@@ -96,7 +96,7 @@ users = Table(
     metadata,
     Column("id", ID, primary_key=True),
     Column("name", String(20), nullable=False),
-    # The look-alike key (names.py): unique, so "Ann", "ANN" and "Am" with "rn" are one name.
+    # The look-alike key (accounts/names.py): unique, so "Ann", "ANN" and "Am" with "rn" are one name.
     Column("name_key", String(20), nullable=False, unique=True),
     Column("password_hash", String(200), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),

@@ -82,7 +82,7 @@ class AddReview:
 
 @dataclass(frozen=True)
 class ClaimSeek:
-    """Take an open lobby seek for the game ``game_id`` (lobby.py): only a seek still open
+    """Take an open lobby seek for the game ``game_id`` (lobby/service.py): only a seek still open
     and alive (else StaleWrite), so that of two acceptors one wins. It stays until
     ``keep_until`` to tell its creator which game it became."""
 
