@@ -149,7 +149,7 @@ class Cluster:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()
 
-    # -- the lobby (lobby/service.py): one channel saying that its seeks changed ------------------------
+    # -- the lobby (lobby/service.py): one channel saying that its seeks changed ----------------
 
     async def publish_lobby(self) -> None:
         """Tell the other processes that the lobby's seeks changed (they re-read them)."""

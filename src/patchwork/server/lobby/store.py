@@ -1,6 +1,6 @@
 """The lobby's rows (``seeks``) and every read and write of them: blocking functions that
-the lobby runs on the store's threads (lobby/service.py). Taking a seek for a game is not here: it is
-a write of the game's own transaction (:class:`~.store.ClaimSeek`)."""
+the lobby runs on the store's threads (lobby/service.py). Taking a seek for a game is not
+here: it is a write of the game's own transaction (:class:`~.store.ClaimSeek`)."""
 
 from __future__ import annotations
 

@@ -96,7 +96,8 @@ users = Table(
     metadata,
     Column("id", ID, primary_key=True),
     Column("name", String(20), nullable=False),
-    # The look-alike key (accounts/names.py): unique, so "Ann", "ANN" and "Am" with "rn" are one name.
+    # The look-alike key (accounts/names.py): unique, so "Ann", "ANN" and "Am" with "rn" are
+    # one name.
     Column("name_key", String(20), nullable=False, unique=True),
     Column("password_hash", String(200), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
