@@ -8,6 +8,7 @@ Plus the look-alike key itself."""
 from __future__ import annotations
 
 import itertools
+import json
 import time
 import uuid
 from collections.abc import Iterator
@@ -19,6 +20,8 @@ import pytest
 pytest.register_assert_rewrite("server_fixtures")
 
 import httpx  # noqa: E402
+from sqlalchemy import create_engine, text  # noqa: E402
+from websockets.exceptions import ConnectionClosed  # noqa: E402
 from websockets.sync.client import connect  # noqa: E402
 
 from patchwork.server.accounts.names import is_valid, name_key  # noqa: E402
@@ -612,3 +615,118 @@ def test_rated_games_need_an_account_and_get_no_help(server: ServerProcess, devi
     assert r.status_code == 200, r.text
     again = server.game(r.json()["game_id"])
     assert again["rated"] is True and again["seats"][seat]["account"] is True
+
+
+# -- an ended session ends on its open websockets too -----------------------------------------
+
+
+def close_code(ws: Any, seconds: float = WAIT) -> int | None:
+    """Read until the server closes the websocket: its close code."""
+    deadline = time.monotonic() + seconds
+    try:
+        while time.monotonic() < deadline:
+            ws.recv(timeout=max(0.01, deadline - time.monotonic()))
+    except ConnectionClosed as e:
+        return None if e.rcvd is None else e.rcvd.code
+    except TimeoutError:
+        pass
+    return None
+
+
+def lobby_socket(server: ServerProcess, cookie: str) -> Any:
+    ws = connect(
+        f"{server.ws_url}/ws/lobby",
+        proxy=None,
+        open_timeout=WAIT,
+        close_timeout=2,
+        additional_headers={"cookie": f"pw_session={cookie}", "origin": server.url},
+    ).__enter__()
+    ws.send(json.dumps({"type": "hello", "lang": "en"}))
+    welcome = json.loads(ws.recv(timeout=WAIT))
+    assert welcome["type"] == "welcome" and welcome["you"]["signed_in"] is True, welcome
+    return ws
+
+
+def test_a_password_change_closes_the_other_sessions_sockets(
+    server: ServerProcess, devices: Any
+) -> None:
+    laptop, phone = devices(), devices()
+    name = unique_name()
+    assert laptop.sign_up(name).status_code == 201
+    assert phone.sign_in(name).status_code == 200
+    created = laptop.post("/api/games", {"mode": "ai", "level": 1, "seat": 0}).json()
+    game_id = created["game_id"]
+    with phone.socket(game_id) as game, lobby_socket(server, phone.cookie) as lobby:
+        assert game.welcome is not None and game.welcome["seats"] == [0]
+        with laptop.socket(game_id) as mine:  # the session that changes the password
+            r = laptop.post("/api/account/password", {"old": PASSWORD, "new": "the new password"})
+            assert r.status_code == 200
+            assert close_code(game.ws) == 4401
+            assert close_code(lobby) == 4401
+            g = wait_turn(server, game_id, 0)  # the session that stays plays on
+            assert mine.move(legal_moves(g)[0])["type"] == "ack"
+
+
+def test_signing_out_or_deleting_the_account_closes_its_sockets(
+    server: ServerProcess, devices: Any
+) -> None:
+    d = devices()
+    assert d.sign_up(unique_name()).status_code == 201
+    game_id = d.post("/api/games", {"mode": "ai", "level": 1}).json()["game_id"]
+    with d.socket(game_id) as game, lobby_socket(server, d.cookie) as lobby:
+        assert d.post("/api/account/signout").status_code == 204
+        assert close_code(game.ws) == 4401 and close_code(lobby) == 4401
+
+    # A deleted account's lobby socket neither seeks nor lingers as signed in.
+    gone = devices()
+    assert gone.sign_up(unique_name()).status_code == 201
+    with lobby_socket(server, gone.cookie) as lobby:
+        assert gone.request("DELETE", "/api/account", {"password": PASSWORD}).status_code == 204
+        assert close_code(lobby) == 4401
+
+
+def test_a_session_ended_unannounced_acts_no_more(server: ServerProcess, devices: Any) -> None:
+    """A session whose end no process announced (Redis away, or it expired) is refused at
+    the socket's next message: each one is checked against the database."""
+    d = devices()
+    assert d.sign_up(unique_name()).status_code == 201
+    game_id = d.post("/api/games", {"mode": "ai", "level": 1}).json()["game_id"]
+    with d.socket(game_id) as game, lobby_socket(server, d.cookie) as lobby:
+        engine = create_engine(server.db_url)
+        try:
+            with engine.begin() as conn:  # the session's row goes, as an expiry would
+                conn.execute(text("DELETE FROM sessions"))
+        finally:
+            engine.dispose()
+        reply = game.request({"type": "resign"})
+        assert reply["type"] == "error" and reply["code"] == "not_signed_in", reply
+        assert close_code(game.ws) == 4401
+        lobby.send(json.dumps({"type": "seek", "id": 1}))
+        reply = {"type": "seeks"}
+        while reply["type"] != "error":  # (a list of seeks may come first)
+            reply = json.loads(lobby.recv(timeout=WAIT))
+        assert reply["code"] == "not_signed_in" and reply["ref"] == 1, reply
+        assert close_code(lobby) == 4401
+    assert server.game(game_id)["status"] == "active"
+
+
+def test_an_ended_session_closes_its_sockets_on_every_process(tmp_path: Path) -> None:
+    db = PostgresDatabase()
+    keys = RedisPrefix()
+    try:
+        with cluster(db.url, tmp_path, 2, *ARGS, *keys.args()) as procs:
+            here = Device(procs[0])
+            assert here.sign_up(unique_name()).status_code == 201
+            game_id = here.post("/api/games", {"mode": "ai", "level": 1}).json()["game_id"]
+            there = Device(procs[1])
+            there.http.cookies.set("pw_session", here.cookie)
+            there.csrf = here.csrf
+            with there.socket(game_id) as game, lobby_socket(procs[1], here.cookie) as lobby:
+                assert game.welcome is not None and game.welcome["seats"] == [0]
+                assert here.post("/api/account/signout").status_code == 204
+                assert close_code(game.ws) == 4401 and close_code(lobby) == 4401
+            here.close()
+            there.close()
+    finally:
+        keys.clean()
+        db.drop()

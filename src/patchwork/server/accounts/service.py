@@ -30,6 +30,7 @@ from .store import AccountStore, NameTaken, SessionData
 log = logging.getLogger("patchwork.server")
 T = TypeVar("T")
 GameChanged = Callable[[str, int], Awaitable[None]]  # (game id, its version now)
+SessionsEnded = Callable[[list[str]], Awaitable[None]]  # the hashes of their secrets
 
 API_PREFIX = "pwa_"  # an account's API token: ``Authorization: Bearer pwa_...``
 COOKIE_DAYS = 30
@@ -72,6 +73,7 @@ class Accounts:
         store: Store,
         cluster: Cluster | None = None,
         game_changed: GameChanged | None = None,
+        sessions_ended: SessionsEnded | None = None,
     ) -> None:
         self.store = store
         self.db = AccountStore(store.engine)
@@ -79,6 +81,8 @@ class Accounts:
         # Told of each game that deleting an account changed in the database (the games
         # domain brings its copy in memory up to date): accounts never reach into games.
         self.game_changed = game_changed
+        # Told of the sessions that ended (their open websockets close, on every process).
+        self.sessions_ended = sessions_ended
 
     async def _call(self, fn: Callable[..., T], *args: Any) -> T:
         try:
@@ -178,22 +182,33 @@ class Accounts:
             return None
         return Session(found[1], found[0], secret)
 
+    async def alive(self, session_hash: str) -> bool:
+        """Whether the session of that hash still lives (not ended, not expired)."""
+        return await self._call(self.db.session, session_hash, utcnow()) is not None
+
+    async def _ended(self, session_hashes: list[str]) -> None:
+        if self.sessions_ended is not None and session_hashes:
+            await self.sessions_ended(session_hashes)
+
     async def sign_out(self, session: Session) -> None:
         await self._call(self.db.delete_session, session.data.token_hash)
+        await self._ended([session.data.token_hash])
 
     async def change_password(self, session: Session, old: str, new: str, address: str) -> UserData:
         """A new password; every other session of the account ends (this one stays)."""
         passwords.check_strength(new)
         user = await self.check_password(session.user.name, old, address)
         hashed = await passwords.hash_password(new)
-        await self._call(self.db.set_password, user.id, hashed, session.data.token_hash)
+        ended = await self._call(self.db.set_password, user.id, hashed, session.data.token_hash)
+        await self._ended(ended)
         return user
 
     async def delete(self, session: Session, password: str, address: str) -> None:
         """Delete the account (its password confirms it). Its games stay, its seats called
         "Deleted player" and bound to nobody, in the database and in memory alike."""
         user = await self.check_password(session.user.name, password, address)
-        renamed = await self._call(self.db.delete_user, user.id, DELETED_NAME)
+        renamed, ended = await self._call(self.db.delete_user, user.id, DELETED_NAME)
+        await self._ended(ended)
         if self.game_changed is not None:
             for game_id, version in renamed:
                 await self.game_changed(game_id, version)

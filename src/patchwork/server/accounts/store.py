@@ -100,19 +100,17 @@ class AccountStore:
         with self.engine.begin() as conn:
             conn.execute(delete(sessions).where(sessions.c.token_hash == token_hash))
 
-    def set_password(self, user_id: str, password_hash: str, keep: str | None) -> None:
+    def set_password(self, user_id: str, password_hash: str, keep: str) -> list[str]:
         """A new password hash; every session of the account but ``keep`` ends (with the
-        password, whoever knew the old one is out)."""
+        password, whoever knew the old one is out). The sessions that ended."""
         with self.engine.begin() as conn:
             conn.execute(
                 update(users).where(users.c.id == user_id).values(password_hash=password_hash)
             )
-            if keep is not None:
-                conn.execute(
-                    delete(sessions).where(
-                        sessions.c.user_id == user_id, sessions.c.token_hash != keep
-                    )
-                )
+            others = (sessions.c.user_id == user_id, sessions.c.token_hash != keep)
+            ended = list(conn.execute(select(sessions.c.token_hash).where(*others)).scalars())
+            conn.execute(delete(sessions).where(*others))
+        return ended
 
     def rehash(self, user_id: str, password_hash: str) -> None:
         """The same password, hashed with today's parameters (no session ends)."""
@@ -121,11 +119,12 @@ class AccountStore:
                 update(users).where(users.c.id == user_id).values(password_hash=password_hash)
             )
 
-    def delete_user(self, user_id: str, shown_as: str) -> list[tuple[str, int]]:
+    def delete_user(self, user_id: str, shown_as: str) -> tuple[list[tuple[str, int]], list[str]]:
         """Delete the account and its sessions; its games stay, its seats (and the rating
         histories that name it as the opponent) now called ``shown_as``, bound to nobody.
         Each game's rename is a change like any other (the next version, a ``renamed``
-        event), so every process's copy catches up. The games and their new versions."""
+        event), so every process's copy catches up. The games and their new versions, and
+        the sessions that ended."""
         changed = []
         now = utcnow()
         with self.engine.begin() as conn:
@@ -163,9 +162,11 @@ class AccountStore:
                 .where(rating_history.c.opponent_user == user_id)
                 .values(opponent_name=shown_as, opponent_user=None)
             )
-            conn.execute(delete(sessions).where(sessions.c.user_id == user_id))
+            mine = sessions.c.user_id == user_id
+            ended = list(conn.execute(select(sessions.c.token_hash).where(mine)).scalars())
+            conn.execute(delete(sessions).where(mine))
             conn.execute(delete(users).where(users.c.id == user_id))
-        return changed
+        return changed, ended
 
     def games_of(self, user_id: str, statuses: tuple[str, ...], limit: int) -> list[GameData]:
         """The account's games of those statuses, the most recently changed first."""

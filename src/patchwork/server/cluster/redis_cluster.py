@@ -164,6 +164,28 @@ class Cluster:
 
         await self._receive(self.key("lobby"), lambda _channel, _body: on_change(), connected, None)
 
+    # -- sessions (http/sessions.py): one channel naming the account sessions that ended -------
+
+    async def publish_sessions_ended(self, session_hashes: list[str]) -> None:
+        """Tell the other processes that these sessions ended (they close their sockets)."""
+        body = {"node": self.node, "sessions": session_hashes}
+        await self.redis.publish(self.key("sessions"), json.dumps(body))
+
+    async def listen_sessions(self, on_end: Callable[[list[str]], object]) -> None:
+        """Call ``on_end`` with the sessions every other process says ended; until cancelled.
+        (An announcement lost while Redis was away is made good by each socket's check of
+        its session at its next message.)"""
+
+        def received(_channel: str, body: dict[str, Any]) -> None:
+            ended = body.get("sessions")
+            if isinstance(ended, list):
+                on_end([h for h in ended if isinstance(h, str)])
+
+        async def connected() -> None:
+            return None
+
+        await self._receive(self.key("sessions"), received, connected, None)
+
     # -- leases: who runs a game's AI turns and clock ------------------------------------------
 
     async def acquire(self, game_id: str) -> bool:

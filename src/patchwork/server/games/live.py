@@ -22,6 +22,8 @@ class Caller:
 
     token: str | None = None
     user_id: str | None = None
+    # The hash of the account session it came with: its sockets close when that ends.
+    session: str | None = None
 
     def __bool__(self) -> bool:
         return bool(self.token) or self.user_id is not None

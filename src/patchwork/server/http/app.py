@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -32,6 +33,7 @@ from ..reviews.service import Reviews
 from ..storage.store import Store
 from . import accounts, game_socket, games, languages, lobby_socket, pages, players
 from .middleware import GuardMiddleware
+from .sessions import SessionSockets
 
 log = logging.getLogger("patchwork.server")
 
@@ -87,7 +89,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         node = None if cluster is None else ClusterNode(cluster)
         service = GameService(settings, store, ai, hub, rating, node)
         app.state.service = service
-        app.state.accounts = Accounts(store, cluster, service.stored_elsewhere)
+        sockets = SessionSockets(cluster)
+        app.state.session_sockets = sockets
+        app.state.accounts = Accounts(store, cluster, service.stored_elsewhere, sockets.ended)
+        listening = None
+        if cluster is not None:  # sessions ended on the other processes
+            listening = asyncio.get_running_loop().create_task(
+                cluster.listen_sessions(sockets.close)
+            )
         reviews = Reviews(service)
         app.state.reviews = reviews
         t2 = time.perf_counter()
@@ -109,6 +118,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             yield
         finally:
+            if listening is not None:
+                listening.cancel()
+                await asyncio.gather(listening, return_exceptions=True)
             await lobby.close()
             await upkeep.close()
             await reviews.close()

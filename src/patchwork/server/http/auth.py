@@ -103,17 +103,22 @@ async def _find(conn: HTTPConnection) -> Session | None:
     return session
 
 
-async def signed_in(conn: HTTPConnection) -> UserData | None:
-    """The account a request or websocket is signed in to (its session cookie, or an
-    account's bearer token), or None for a guest. For a websocket the cookie counts only from
-    this server's own origin, and an unknown token makes a guest; an HTTP request may be
+async def signed_in_session(conn: HTTPConnection) -> Session | None:
+    """The account session a request or websocket is signed in with (its session cookie, or
+    an account's bearer token), or None for a guest. For a websocket the cookie counts only
+    from this server's own origin, and an unknown token makes a guest; an HTTP request may be
     refused as :func:`session_of` says."""
     try:
-        session = await session_of(conn)
+        return await session_of(conn)
     except ServerError:
         if conn.scope["type"] == "http":
             raise
         return None
+
+
+async def signed_in(conn: HTTPConnection) -> UserData | None:
+    """The account of :func:`signed_in_session`, or None for a guest."""
+    session = await signed_in_session(conn)
     return None if session is None else session.user
 
 
@@ -141,7 +146,9 @@ SignedIn = Annotated[Session, Depends(required_session)]
 async def caller(request: Request, session: MaybeSession) -> Caller:
     bearer = _bearer_of(request)
     token = bearer if bearer is not None and not bearer.startswith(API_PREFIX) else None
-    return Caller(token=token, user_id=None if session is None else session.user.id)
+    if session is None:
+        return Caller(token=token)
+    return Caller(token=token, user_id=session.user.id, session=session.data.token_hash)
 
 
 Who = Annotated[Caller, Depends(caller)]
@@ -150,10 +157,12 @@ Who = Annotated[Caller, Depends(caller)]
 async def hello_caller(conn: HTTPConnection, token: str | None) -> Caller:
     """A game websocket's caller: its hello's token (a seat's, or an account's ``pwa_``
     token) and the account the handshake is signed in to."""
-    user = await signed_in(conn)
     if token is not None and token.startswith(API_PREFIX):
         session = await accounts_of(conn).session(token, "api")
         if session is None:
             raise ServerError("not_signed_in", N_("that API token is unknown or has expired"))
-        return Caller(token=None, user_id=session.user.id)
-    return Caller(token=token or None, user_id=None if user is None else user.id)
+        return Caller(user_id=session.user.id, session=session.data.token_hash)
+    session = await signed_in_session(conn)
+    if session is None:
+        return Caller(token=token or None)
+    return Caller(token=token or None, user_id=session.user.id, session=session.data.token_hash)

@@ -20,6 +20,7 @@ from ...i18n import N_
 from ..common.errors import ServerError
 from ..common.ratelimit import TokenBucket
 from ..games.hub import Connection
+from ..games.live import GUEST, Caller
 from ..games.messages import Pong
 from ..lobby.messages import (
     LobbyAck,
@@ -52,7 +53,7 @@ async def _lobby_socket(websocket: WebSocket, lang: str) -> None:
     lobby: Lobby = websocket.app.state.lobby
     settings = lobby.svc.settings
     try:
-        user = await auth.signed_in(websocket)
+        session = await auth.signed_in_session(websocket)
     except ServerError as e:
         await websocket.send_text(error_text(e, None, lang))
         await websocket.close(CLOSE_UNAVAILABLE, "try again")
@@ -70,7 +71,11 @@ async def _lobby_socket(websocket: WebSocket, lang: str) -> None:
         return
     lang = greeting[1]
     bucket = TokenBucket(settings.ws_rate, settings.ws_burst)
-    conn = Connection(websocket, "lobby", frozenset(), bucket)
+    user = None if session is None else session.user
+    caller = GUEST
+    if session is not None:
+        caller = Caller(user_id=session.user.id, session=session.data.token_hash)
+    conn = Connection(websocket, "lobby", frozenset(), bucket, caller)
     name = guest_name() if user is None else user.name
     client = LobbyClient(conn, user, name, lang)
     writer = asyncio.create_task(conn.writer())

@@ -22,10 +22,12 @@ from pydantic import TypeAdapter, ValidationError
 from starlette.websockets import WebSocketDisconnect
 
 from ...i18n import N_, supported
+from ..accounts.service import Accounts
 from ..common.errors import ServerError, request_language
 from ..common.ratelimit import ConnectionCount
 from ..games.hub import Connection
 from ..games.messages import ErrorMessage, encode
+from .sessions import CLOSE_SESSION_ENDED, SessionSockets
 
 log = logging.getLogger("patchwork.server")
 
@@ -182,6 +184,31 @@ async def serve(
     its socket's messages encode it), is sent back; a flood of refused messages closes the
     connection."""
     refused: deque[float] = deque()  # when messages were refused, the last FLOOD_WINDOW s
+    registry: SessionSockets = conn.websocket.app.state.session_sockets
+    registry.add(conn)
+    try:
+        await _serve(conn, lang, max_bytes, rate, messages, handle, refused)
+    finally:
+        registry.discard(conn)
+
+
+async def _still_signed_in(conn: Connection) -> bool:
+    """Whether the session the connection was opened with still lives (the database says:
+    its end may not have been announced here, or it expired)."""
+    accounts: Accounts = conn.websocket.app.state.accounts
+    assert conn.caller.session is not None
+    return await accounts.alive(conn.caller.session)
+
+
+async def _serve(
+    conn: Connection,
+    lang: str,
+    max_bytes: int,
+    rate: float,
+    messages: TypeAdapter[Any],
+    handle: Callable[[Any, Any], Awaitable[str | None]],
+    refused: deque[float],
+) -> None:
     while True:
         try:
             text = await receive_text(conn.websocket)
@@ -212,7 +239,13 @@ async def serve(
         try:
             raw = decode(text, max_bytes)
             ref = ref_of(raw)
-            reply = await handle(validate(raw, messages), ref)
+            msg = validate(raw, messages)
+            if conn.caller.session is not None and not await _still_signed_in(conn):
+                err = ServerError("not_signed_in", N_("your session has ended: sign in again"))
+                conn.send(error_message(err, ref, lang))
+                conn.close(CLOSE_SESSION_ENDED, "the session ended")
+                return
+            reply = await handle(msg, ref)
         except ServerError as e:
             conn.send(error_message(e, ref, lang))
             continue

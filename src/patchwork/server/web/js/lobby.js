@@ -4,10 +4,10 @@
 // connection does: leaving this page takes yours away. When a game starts for you (`paired`)
 // its seat token is saved as the start screen saves it and the page goes to the game.
 
-import { currentAccount, ratingNum, ratingText } from "./account.js";
+import { currentAccount, ratingNum, ratingText, refreshAccount } from "./account.js";
 import { pageTitle } from "./accountpages.js";
 import { _, currentLanguage, fmt, ngettext } from "./i18n.js";
-import { backoff, openSocket } from "./socket.js";
+import { SESSION_ENDED, backoff, openSocket } from "./socket.js";
 import { saveSeat, loadPrefs, savePrefs } from "./store.js";
 import { errorText, h, toast } from "./ui.js";
 
@@ -73,8 +73,9 @@ export class LobbyScreen {
       (msg) => this.onMessage(msg));
     this.ws = ws;
     this.setConnection(this.attempt ? "reconnecting" : "connecting");
-    ws.onclose = () => {
+    ws.onclose = (event) => {
       if (this.ws !== ws || this.closed) return;
+      if (event.code === SESSION_ENDED) refreshAccount(); // signed out: the page shows it
       // The server forgot our challenges with the connection.
       this.mine.clear();
       this.quick = null;

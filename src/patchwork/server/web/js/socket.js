@@ -1,9 +1,12 @@
+import { refreshAccount } from "./account.js";
 import { currentLanguage } from "./i18n.js";
 
 // A game's websocket: says hello with the seat token and the last version seen, answers
 // requests by id, and reconnects with growing pauses after a drop, catching up via `sync`.
 
 const MAX_BACKOFF_MS = 5000;
+// The server closes the sockets of an account session that ended (signed out, password changed).
+export const SESSION_ENDED = 4401;
 
 // The pause before reconnection attempt `attempt` (0, 1, ...): doubling up to 5 s, jittered
 // so that clients dropped together do not come back together.
@@ -73,6 +76,9 @@ export class GameSocket {
         resolve({ type: "error", code: "network", message: "connection lost" });
       }
       this.pending.clear();
+      // Signed out (here or on another device): the page shows it; the socket comes back as
+      // whoever the browser is now.
+      if (event.code === SESSION_ENDED) refreshAccount();
       // 4403/4404: the token or the game is wrong; trying again cannot help.
       if (this.closed || event.code === 4403 || event.code === 4404) {
         this.handlers.onStatus(this.closed ? "closed" : "refused");
