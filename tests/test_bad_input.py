@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import patchwork as pw
+from patchwork.engine.automa import Automa
 from helpers import EMPTY_QUILT, FULL_QUILT, circle_starting, position, random_game
 
 
@@ -525,6 +526,30 @@ def test_bad_record_fields(
     finished_dict: dict[str, Any], changes: dict[str, Any], message: str
 ) -> None:
     d = edited(finished_dict, **changes)
+    with pytest.raises(pw.InvalidRecordError, match=message):
+        pw.Record.from_dict(d)
+
+
+@pytest.mark.parametrize(
+    ("solo", "message"),
+    [
+        (
+            {"level": [1], "deck": "normal", "takes_specials": False},
+            "level must be 1-5, not \\[1\\]",
+        ),
+        ({"level": {"a": 1}, "deck": "normal", "takes_specials": False}, "level must be 1-5"),
+        ({"level": 2, "deck": ["normal"], "takes_specials": False}, "deck must be normal or"),
+        ({"level": 2, "deck": {"x": 1}, "takes_specials": False}, "deck must be normal or"),
+        ({"level": 2, "deck": "normal", "takes_specials": [True]}, "takes_specials must be"),
+        ([2], "solo must be an object"),
+    ],
+)
+def test_a_record_with_a_bad_solo_setup(solo: Any, message: str) -> None:
+    """A list or an object where a solo record wants a level or a deck is a bad record, not a
+    crash (TypeError: unhashable type)."""
+    rules = pw.Rules(solo=Automa(level=2))
+    d = pw.Game(pw.new_game(seed=1, rules=rules)).to_record().to_dict()
+    d["rules"]["solo"] = solo
     with pytest.raises(pw.InvalidRecordError, match=message):
         pw.Record.from_dict(d)
 

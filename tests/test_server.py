@@ -104,6 +104,45 @@ def test_migrations_match_the_models(backend: str, fresh_db: str) -> None:
         engine.dispose()
 
 
+def test_migration_0005_makes_the_look_alike_keys_anew(backend: str, fresh_db: str) -> None:
+    import datetime as dt
+
+    from sqlalchemy import insert, select
+
+    from patchwork.server.storage.migrate import upgrade
+    from patchwork.server.storage.models import users
+    from patchwork.server.storage.store import make_engine
+
+    engine = make_engine(fresh_db)
+    t0 = dt.datetime(2026, 12, 1, tzinfo=dt.UTC)
+    # Keys as the old rule made them: "xvvv" then its look-alike "xvw", which the old rule let in.
+    old = [("u1", "xvvv", "xwv"), ("u2", "xvw", "xvw"), ("u3", "vwv", "vwv"), ("u4", "Ann", "ann")]
+    try:
+        upgrade(engine, "0004")
+        with engine.begin() as conn:
+            for i, (uid, name, key) in enumerate(old):
+                conn.execute(
+                    insert(users).values(
+                        id=uid,
+                        name=name,
+                        name_key=key,
+                        password_hash="x",
+                        created_at=t0 + dt.timedelta(minutes=i),
+                        rating=1500.0,
+                        rd=350.0,
+                        volatility=0.06,
+                        people_games=0,
+                    )
+                )
+        upgrade(engine)
+        with engine.connect() as conn:
+            keys = dict(conn.execute(select(users.c.name, users.c.name_key)).all())
+    finally:
+        engine.dispose()
+    # The older of the two look-alikes keeps the key; the younger keeps its old one.
+    assert keys == {"xvvv": "xwv", "xvw": "xvw", "vwv": "ww", "Ann": "ann"}
+
+
 # -- whole games ----------------------------------------------------------------------------------
 
 

@@ -178,6 +178,9 @@ def wait_turn(server: ServerProcess, game_id: str, seat: int) -> dict[str, Any]:
         ("Bill", "Bi11"),
         ("Corn", "Com"),  # rn reads as m
         ("Vivvy", "Viwy"),  # vv reads as w
+        ("xvw", "xvvv"),  # wherever the w falls in a run of v's
+        ("kvwk", "kvvvk"),
+        ("vwv", "wvv"),
         ("Olga", "0lga"),
         ("mary-ann", "Mary_Ann"),
     ],

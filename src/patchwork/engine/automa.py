@@ -91,9 +91,12 @@ class Automa:
     takes_specials: bool = False
 
     def __post_init__(self) -> None:
-        if isinstance(self.level, bool) or self.level not in LEVELS:
+        # (A list or an object from a record is no level either: checked before the look-up.)
+        if not isinstance(self.level, int) or isinstance(self.level, bool):
             raise InvalidSetupError(f"Automa's level must be 1-5, not {self.level!r}")
-        if self.deck not in DECKS:
+        if self.level not in LEVELS:
+            raise InvalidSetupError(f"Automa's level must be 1-5, not {self.level!r}")
+        if not isinstance(self.deck, str) or self.deck not in DECKS:
             raise InvalidSetupError(f"Automa's deck must be normal or tactical, not {self.deck!r}")
         if not isinstance(self.takes_specials, bool):
             raise InvalidSetupError("takes_specials must be True or False")

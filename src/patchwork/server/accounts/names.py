@@ -16,8 +16,10 @@ MIN_LENGTH = 3
 MAX_LENGTH = 20
 _FORM = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 # Applied in this order, after lower-casing: single characters first, then the pairs that
-# read as one letter.
-_SINGLE = str.maketrans({"0": "o", "1": "l", "i": "l", "|": "l", "-": "_"})
+# read as one letter. A "w" is first spelt "vv", so that every run of v's and w's pairs up the
+# same way wherever its w's fall ("xvw", "xwv" and "xvvv" have one key); an "m" needs no such
+# care, as "rn" pairs never overlap.
+_SINGLE = str.maketrans({"0": "o", "1": "l", "i": "l", "|": "l", "-": "_", "w": "vv"})
 _PAIRS = (("rn", "m"), ("vv", "w"))
 
 
@@ -40,7 +42,8 @@ def check_name(name: str) -> str:
 
 
 def name_key(name: str) -> str:
-    """The look-alike key: two names with one key are one name (the database keeps it unique)."""
+    """The look-alike key: two names with one key are one name (the database keeps it unique).
+    It is never longer than the name."""
     key = name.lower().translate(_SINGLE)
     for pair, letter in _PAIRS:
         key = key.replace(pair, letter)

@@ -1,0 +1,58 @@
+"""Look-alike keys made anew: a "w" is spelt "vv" before the pairs are read, so that "xvw"
+and "xvvv" share a key (accounts/names.py). Every account's key is computed again; an account
+whose new key an older account already holds (a look-alike made before this fix) keeps its
+old key, and is logged.
+
+Revision ID: 0005
+Revises: 0004
+Create Date: 2026-12-04
+"""
+
+from __future__ import annotations
+
+import logging
+
+import sqlalchemy as sa
+from alembic import op
+
+from patchwork.server.accounts.names import name_key
+
+revision: str = "0005"
+down_revision: str | None = "0004"
+branch_labels: str | None = None
+depends_on: str | None = None
+
+log = logging.getLogger("patchwork.server")
+users = sa.table(
+    "users",
+    sa.column("id", sa.String(24)),
+    sa.column("name", sa.String(20)),
+    sa.column("name_key", sa.String(20)),
+    sa.column("created_at", sa.DateTime(timezone=True)),
+)
+
+
+def upgrade() -> None:
+    conn = op.get_bind()
+    rows = conn.execute(
+        sa.select(users.c.id, users.c.name, users.c.name_key).order_by(
+            users.c.created_at, users.c.id
+        )
+    ).all()
+    held = {key for _, _, key in rows}
+    for user_id, name, old in rows:
+        new = name_key(name)
+        if new == old:
+            continue
+        if new in held:
+            log.warning(
+                "account %s (%s) keeps its key %r: an older account has %r", user_id, name, old, new
+            )
+            continue
+        conn.execute(sa.update(users).where(users.c.id == user_id).values(name_key=new))
+        held.discard(old)
+        held.add(new)
+
+
+def downgrade() -> None:
+    """The old keys are not kept: the new ones stay (they are as unique)."""
