@@ -66,10 +66,18 @@ export function ratingWithDeviation(rating, rd) {
 }
 
 // Where to go after signing in or up: the page the person came from (?next=), never another site.
+// The path is resolved as the browser would resolve it ("/\\host" and "/<tab>/host" name another
+// host to a URL parser) and kept only if it stays on this site; backslashes and whitespace are
+// refused outright.
 export function nextPath(fallback = "/") {
   const next = new URLSearchParams(location.search).get("next");
-  if (next && next.startsWith("/") && !next.startsWith("//") && !/^\/(signin|signup)\b/.test(next)) {
-    return next;
+  if (!next || !next.startsWith("/") || /[\\\s]/.test(next)) return fallback;
+  let url;
+  try {
+    url = new URL(next, location.origin);
+  } catch {
+    return fallback;
   }
-  return fallback;
+  if (url.origin !== location.origin || /^\/(signin|signup)\b/.test(url.pathname)) return fallback;
+  return url.pathname + url.search + url.hash;
 }
