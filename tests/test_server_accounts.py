@@ -333,13 +333,16 @@ def test_forged_cross_site_requests_are_refused_and_change_nothing(devices: Any)
 
 def test_too_many_sign_ins_are_refused_for_a_while(devices: Any) -> None:
     name = unique_name()
-    assert devices().sign_up(name).status_code == 201
-    # Per name, from several addresses: 5 attempts a minute (right or wrong).
+    home = devices()
+    assert home.sign_up(name).status_code == 201
+    # Per name, from addresses that never signed in to it: 5 failures a minute.
     for _ in range(5):
         error(devices().sign_in(name, "wrong password"), 401, "bad_credentials")
-    r = devices().sign_in(name)  # even the right password, now
+    r = devices().sign_in(name)  # even the right password, from a new address, now
     error(r, 429, "rate_limited")
     assert 1 <= int(r.headers["retry-after"]) <= 60
+    # But the strangers' failures never lock the owner out where it signed in before.
+    assert home.sign_in(name).status_code == 200
     # Per address, whichever names: 20 a minute.
     # (The bucket refills one attempt every 3 s meanwhile: argon2 takes its time.)
     d = devices()
@@ -349,6 +352,28 @@ def test_too_many_sign_ins_are_refused_for_a_while(devices: Any) -> None:
         codes.append(d.sign_in(unique_name()).status_code)
     assert codes[:20] == [401] * 20
     assert codes[-1] == 429 and len(codes) <= 21 + (time.monotonic() - start) / 3, codes
+
+
+def test_a_stranger_cannot_lock_the_owner_out(devices: Any) -> None:
+    """One wrong password a second from rotating addresses (issue 35): the owner, on a
+    device it signed in from before, signs in every time; its own typos count per address
+    only."""
+    name = unique_name()
+    laptop, phone = devices(), devices()
+    assert laptop.sign_up(name).status_code == 201
+    assert phone.sign_in(name).status_code == 200  # a new address: now a known one
+    for i in range(11):
+        error(
+            devices().sign_in(name, f"guess {i}"),
+            401 if i < 5 else 429,
+            ("bad_credentials" if i < 5 else "rate_limited"),
+        )
+        who = (laptop, phone)[i % 2]
+        assert who.sign_in(name).status_code == 200
+    # The owner's own wrong passwords from its known address are not a stranger's failures.
+    for _ in range(3):
+        error(phone.sign_in(name, "my typo"), 401, "bad_credentials")
+    assert phone.sign_in(name).status_code == 200
 
 
 def test_too_many_sign_ups_from_one_address(devices: Any) -> None:

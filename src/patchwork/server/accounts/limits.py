@@ -1,11 +1,14 @@
-"""How often one may try a password: sign-in (and whatever else checks a password) 5 a minute
-per name and 20 a minute per address, sign-up 5 an hour per address (docs/accounts.md).
+"""How often one may try a password (docs/accounts.md): sign-in (and whatever else checks a
+password) 20 attempts a minute per address, right or wrong; per name, 5 failures a minute from
+addresses that never signed in to that account (a stranger's failures never hold back the
+right password from an address the account has used); sign-up 5 an hour per address.
 
 With several processes (``--redis``) the buckets are shared in Redis, so the limits hold
 whichever process is asked; while Redis is away each process keeps its own."""
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING
 
 from redis.exceptions import RedisError
@@ -29,19 +32,28 @@ class AccountLimits:
         self.by_address = KeyedLimiter(SIGN_IN_PER_ADDRESS / 60, SIGN_IN_PER_ADDRESS)
         self.sign_ups = KeyedLimiter(SIGN_UP_PER_ADDRESS / 3600, SIGN_UP_PER_ADDRESS)
 
-    async def sign_in(self, key: str, address: str) -> None:
-        """Spend an attempt of the address and of the name (its look-alike key), or
-        ServerError ``rate_limited`` with the seconds to wait."""
+    async def attempt(self, address: str) -> None:
+        """Spend an attempt of the address, or ServerError ``rate_limited`` with the seconds
+        to wait."""
         await self._take(self.by_address, f"account signin-address {address}")
-        await self._take(self.by_name, f"account signin-name {key}")
+
+    async def strangers_may_try(self, key: str) -> None:
+        """ServerError ``rate_limited`` while the name (its look-alike key) has had its
+        strangers' failures for now; nothing is spent."""
+        await self._take(self.by_name, f"account signin-name {key}", spend=False)
+
+    async def stranger_failed(self, key: str) -> None:
+        """A failure of the name from an address that never signed in to it."""
+        with contextlib.suppress(ServerError):  # (spent to the last already)
+            await self._take(self.by_name, f"account signin-name {key}")
 
     async def sign_up(self, address: str) -> None:
         await self._take(self.sign_ups, f"account signup {address}")
 
-    async def _take(self, limiter: KeyedLimiter, key: str) -> None:
-        wait = await self._shared(limiter, key) if self.cluster is not None else False
+    async def _take(self, limiter: KeyedLimiter, key: str, spend: bool = True) -> None:
+        wait = await self._shared(limiter, key, spend) if self.cluster is not None else False
         if wait is False:  # one process, or Redis away: this process's own bucket
-            wait = limiter.check(key)
+            wait = limiter.check(key, spend)
         if wait is not None:
             raise ServerError(
                 "rate_limited",
@@ -50,11 +62,11 @@ class AccountLimits:
                 retry_after=round(wait, 3),
             )
 
-    async def _shared(self, limiter: KeyedLimiter, key: str) -> float | bool | None:
+    async def _shared(self, limiter: KeyedLimiter, key: str, spend: bool) -> float | bool | None:
         """The seconds to wait by the bucket in Redis (None: allowed), or False if Redis
         did not answer."""
         assert self.cluster is not None
         try:
-            return await self.cluster.take(key, limiter.rate, limiter.burst)
+            return await self.cluster.take(key, limiter.rate, limiter.burst, spend)
         except (RedisError, OSError, TimeoutError):
             return False

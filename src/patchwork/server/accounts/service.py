@@ -112,7 +112,7 @@ class Accounts:
         )
         secret, session = self._new_session(user, "cookie", now)
         try:
-            await self._call(self.db.add_user, user, session)
+            await self._call(self.db.add_user, user, session, token_hash(address))
         except NameTaken as taken:
             if taken.name == name:
                 raise ServerError(
@@ -126,16 +126,26 @@ class Accounts:
         return Session(user, session, secret)
 
     async def check_password(self, name: str, password: str, address: str) -> UserData:
-        """The account of that name if the password is its, else ``bad_credentials``
-        (rate-limited per name and per address)."""
+        """The account of that name if the password is its, else ``bad_credentials``.
+        Limited per address (every attempt) and per name (the failures from addresses that
+        never signed in to the account: a stranger cannot lock its owner out)."""
         key = name_key(name[:64])
-        await self.limits.sign_in(key, address)
+        await self.limits.attempt(address)
         user = await self._call(self.db.user_by_key, key) if is_valid(name) else None
+        place = token_hash(address)
+        known = user is not None and await self._call(self.db.signed_in_from, user.id, place)
+        if not known:
+            await self.limits.strangers_may_try(key)
         if user is None:
             await passwords.verify_nobody(password)
+            await self.limits.stranger_failed(key)
             raise _bad_credentials()
         if not await passwords.verify(user.password_hash, password):
+            if not known:
+                await self.limits.stranger_failed(key)
             raise _bad_credentials()
+        if not known:
+            await self._call(self.db.remember_address, user.id, place, utcnow())
         if passwords.needs_rehash(user.password_hash):
             await self._call(self.db.rehash, user.id, await passwords.hash_password(password))
         return user

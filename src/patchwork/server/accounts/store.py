@@ -17,6 +17,7 @@ from ..storage.models import (
     games,
     rating_history,
     sessions,
+    sign_in_addresses,
     users,
     utcnow,
 )
@@ -49,13 +50,18 @@ class AccountStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def add_user(self, user: UserData, session: SessionData) -> None:
-        """A new account and its first session, or NameTaken (the database's unique key
-        decides, so two sign-ups racing for one name cannot both win)."""
+    def add_user(self, user: UserData, session: SessionData, address_hash: str) -> None:
+        """A new account, its first session and the (hashed) address it came from, or
+        NameTaken (the database's unique key decides, so two sign-ups racing for one name
+        cannot both win)."""
         try:
             with self.engine.begin() as conn:
                 conn.execute(insert(users), user.to_row())
                 conn.execute(insert(sessions), session.to_row())
+                conn.execute(
+                    insert(sign_in_addresses),
+                    {"user_id": user.id, "address_hash": address_hash, "last_at": user.created_at},
+                )
         except IntegrityError:
             existing = self.user_by_key(user.name_key)
             raise NameTaken(user.name if existing is None else existing.name) from None
@@ -64,6 +70,33 @@ class AccountStore:
         with self.engine.connect() as conn:
             row = conn.execute(select(users).where(users.c.name_key == key)).mappings().first()
         return None if row is None else UserData.from_row(row)
+
+    def signed_in_from(self, user_id: str, address_hash: str) -> bool:
+        """Whether the account has signed in from that (hashed) address before."""
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                select(sign_in_addresses.c.user_id).where(
+                    sign_in_addresses.c.user_id == user_id,
+                    sign_in_addresses.c.address_hash == address_hash,
+                )
+            ).first()
+        return found is not None
+
+    def remember_address(self, user_id: str, address_hash: str, now: dt.datetime) -> None:
+        """The account signed in from that (hashed) address now."""
+        row = {"user_id": user_id, "address_hash": address_hash, "last_at": now}
+        mine = (
+            sign_in_addresses.c.user_id == user_id,
+            sign_in_addresses.c.address_hash == address_hash,
+        )
+        with self.engine.begin() as conn:
+            if conn.execute(update(sign_in_addresses).where(*mine).values(last_at=now)).rowcount:
+                return
+            try:
+                with conn.begin_nested():
+                    conn.execute(insert(sign_in_addresses), row)
+            except IntegrityError:  # remembered meanwhile (or the account just went)
+                pass
 
     def add_session(self, session: SessionData) -> None:
         with self.engine.begin() as conn:
@@ -165,6 +198,7 @@ class AccountStore:
             mine = sessions.c.user_id == user_id
             ended = list(conn.execute(select(sessions.c.token_hash).where(mine)).scalars())
             conn.execute(delete(sessions).where(mine))
+            conn.execute(delete(sign_in_addresses).where(sign_in_addresses.c.user_id == user_id))
             conn.execute(delete(users).where(users.c.id == user_id))
         return changed, ended
 

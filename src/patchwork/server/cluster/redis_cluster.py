@@ -41,7 +41,7 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 """
 # A token bucket kept in Redis, timed by Redis's own clock (the processes' clocks may differ):
-# the seconds to wait, as text ("0": allowed, and a token was spent).
+# the seconds to wait, as text ("0": allowed, and ARGV[3] tokens were spent: 1, or 0 to look).
 _BUCKET = """
 local rate = tonumber(ARGV[1])
 local burst = tonumber(ARGV[2])
@@ -52,7 +52,7 @@ local tokens = tonumber(v[1]) or burst
 local ts = tonumber(v[2]) or now
 tokens = math.min(burst, tokens + math.max(0, now - ts) * rate)
 local wait = 0
-if tokens >= 1 then tokens = tokens - 1 else wait = (1 - tokens) / rate end
+if tokens >= 1 then tokens = tokens - tonumber(ARGV[3]) else wait = (1 - tokens) / rate end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'ts', tostring(now))
 redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
 return tostring(wait)
@@ -257,9 +257,11 @@ class Cluster:
 
     # -- rate limits ------------------------------------------------------------------------
 
-    async def take(self, key: str, rate: float, burst: int) -> float | None:
-        """Spend a token of the shared bucket ``key``: None if allowed, else seconds to wait."""
-        wait = float(await self._bucket(keys=[self.key("rate", key)], args=[rate, burst]))
+    async def take(self, key: str, rate: float, burst: int, spend: bool = True) -> float | None:
+        """Spend a token of the shared bucket ``key`` (or only look, ``spend`` False): None if
+        allowed, else seconds to wait."""
+        args = [rate, burst, 1 if spend else 0]
+        wait = float(await self._bucket(keys=[self.key("rate", key)], args=args))
         return None if wait <= 0 else wait
 
     async def forget_all(self) -> None:

@@ -17,14 +17,22 @@ class TokenBucket:
         self._tokens = float(burst)
         self._last = time.monotonic()
 
-    def take(self) -> bool:
+    def _refill(self) -> None:
         now = time.monotonic()
         self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
         self._last = now
+
+    def take(self) -> bool:
+        self._refill()
         if self._tokens >= 1.0:
             self._tokens -= 1.0
             return True
         return False
+
+    def has_token(self) -> bool:
+        """Whether ``take`` would succeed now (nothing is spent)."""
+        self._refill()
+        return self._tokens >= 1.0
 
     def retry_after(self) -> float:
         """Seconds until the next token."""
@@ -44,8 +52,9 @@ class KeyedLimiter:
     def enabled(self) -> bool:
         return self.rate > 0
 
-    def check(self, key: str) -> float | None:
-        """None if allowed, else the seconds to wait."""
+    def check(self, key: str, spend: bool = True) -> float | None:
+        """None if allowed (a token spent, unless ``spend`` is False), else the seconds to
+        wait."""
         bucket = self._buckets.get(key)
         if bucket is None:
             bucket = self._buckets[key] = TokenBucket(self.rate, self.burst)
@@ -53,7 +62,7 @@ class KeyedLimiter:
                 self._buckets.popitem(last=False)
         else:
             self._buckets.move_to_end(key)
-        if bucket.take():
+        if bucket.take() if spend else bucket.has_token():
             return None
         return bucket.retry_after()
 

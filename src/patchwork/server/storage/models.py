@@ -119,6 +119,16 @@ sessions = Table(
     Index("ix_sessions_user_id", "user_id"),
 )
 
+# The addresses an account has signed in from (hashed): a sign-in from one of them is not
+# held back by the failures of strangers (accounts/limits.py).
+sign_in_addresses = Table(
+    "sign_in_addresses",
+    metadata,
+    Column("user_id", ID, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("address_hash", TOKEN, primary_key=True),
+    Column("last_at", DateTime(timezone=True), nullable=False),
+)
+
 rating_history = Table(
     "rating_history",
     metadata,

@@ -1,7 +1,10 @@
-"""Look-alike keys made anew: a "w" is spelt "vv" before the pairs are read, so that "xvw"
-and "xvvv" share a key (accounts/names.py). Every account's key is computed again; an account
-whose new key an older account already holds (a look-alike made before this fix) keeps its
-old key, and is logged.
+"""Accounts hardened: look-alike keys made anew, and the addresses each account signed in from.
+
+A "w" is now spelt "vv" before the pairs are read, so that "xvw" and "xvvv" share a key
+(accounts/names.py). Every account's key is computed again; an account whose new key an older
+account already holds (a look-alike made before this fix) keeps its old key, and is logged.
+``sign_in_addresses`` keeps the (hashed) addresses an account signed in from: the failures of
+strangers never hold back a sign-in from one of them (accounts/limits.py).
 
 Revision ID: 0005
 Revises: 0004
@@ -33,6 +36,19 @@ users = sa.table(
 
 
 def upgrade() -> None:
+    op.create_table(
+        "sign_in_addresses",
+        sa.Column("user_id", sa.String(24), nullable=False),
+        sa.Column("address_hash", sa.String(64), nullable=False),
+        sa.Column("last_at", sa.DateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["user_id"],
+            ["users.id"],
+            name="fk_sign_in_addresses_user_id_users",
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("user_id", "address_hash", name="pk_sign_in_addresses"),
+    )
     conn = op.get_bind()
     rows = conn.execute(
         sa.select(users.c.id, users.c.name, users.c.name_key).order_by(
@@ -56,3 +72,4 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     """The old keys are not kept: the new ones stay (they are as unique)."""
+    op.drop_table("sign_in_addresses")
