@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import patchwork as pw
-from patchwork.engine.automa import Automa
 from helpers import EMPTY_QUILT, FULL_QUILT, circle_starting, position, random_game
+from patchwork.engine.automa import Automa
 
 
 def test_errors_are_value_errors_of_one_family() -> None:

@@ -103,6 +103,16 @@ def test_a_bad_line_gets_an_error_that_says_why_and_the_engine_carries_on(
     assert session.send("position seed 1", "show")[1].startswith("status tomove 0")
 
 
+@pytest.mark.parametrize("space", ["\u2028", "\u00a0", "\u3000", "\x0b", "\x1c"])
+def test_only_spaces_and_tabs_separate_words(space: str) -> None:
+    """docs/protocol.md: words are separated by spaces or tabs; another kind of space is part of
+    a word (issue 35: "quit\u2028x" quit the engine)."""
+    session = Session()
+    answer = session.send(f"quit{space}x")  # one unknown word, not quit: the engine goes on
+    assert len(answer) == 1 and answer[0].startswith("error "), answer
+    assert session.send("position \t seed  1\t", "show")[1].startswith("status tomove 0")
+
+
 def test_a_refused_position_leaves_the_last_one() -> None:
     session = Session()
     session.send("position seed 7 moves A")

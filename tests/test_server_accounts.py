@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import json
 import time
+import unicodedata
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -444,6 +445,18 @@ def test_a_password_change_ends_the_other_sessions(devices: Any) -> None:
     error(a.http.get("/api/account/me", headers=bearer), 401, "not_signed_in")
     error(devices().sign_in(name), 401, "bad_credentials")
     assert devices().sign_in(name, "the new password").status_code == 200
+
+
+def test_a_password_is_one_password_however_its_accents_are_typed(devices: Any) -> None:
+    """Composed at sign-up ("é" one character), decomposed at sign-in ("e" and an accent), as
+    two systems may send it (issue 35)."""
+    name = unique_name()
+    composed = unicodedata.normalize("NFC", "crème brûlée à la café")
+    decomposed = unicodedata.normalize("NFD", composed)
+    assert composed != decomposed
+    assert devices().sign_up(name, composed).status_code == 201
+    assert devices().sign_in(name, decomposed).status_code == 200
+    assert devices().sign_in(name, composed).status_code == 200
 
 
 def test_api_tokens_need_no_csrf_token(server: ServerProcess, devices: Any) -> None:

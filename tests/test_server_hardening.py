@@ -82,6 +82,20 @@ def test_names_a_record_cannot_carry_are_refused(server: ServerProcess, name: st
     assert server.game(created["game_id"])["status"] == "waiting"
 
 
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [("\u200b\u200b", "can be seen"), (" ", "can be seen"), ("Eve\u202e", "text direction")],
+)
+def test_names_that_hide_or_turn_text_are_refused(
+    server: ServerProcess, name: str, said: str
+) -> None:
+    """A guest's name that shows nothing, or reverses the text after it (issue 35)."""
+    for body in ({"mode": "online", "name": name}, {"mode": "local", "opponent_name": name}):
+        r = post_json(server, "/api/games", body)
+        assert r.status_code == 422 and code_of(r) == "invalid_request", r.text
+        assert said in r.json()["error"]["message"]
+
+
 def test_every_record_the_server_writes_loads_again(server: ServerProcess) -> None:
     # Persian with a zero-width non-joiner, quotes and brackets: allowed, and kept.
     names = ["\u0645\u06cc\u200c\u0631\u0627", 'a "quoted" [name]']

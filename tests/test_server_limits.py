@@ -37,6 +37,18 @@ def test_names_a_record_cannot_carry_are_refused(name: str) -> None:
         check_name(name)
 
 
+@pytest.mark.parametrize("name", ["Ann\u202e", "\u202enna", "a\u2066b\u2069", "\u202d"])
+def test_names_that_turn_the_text_around_are_refused(name: str) -> None:
+    with pytest.raises(ValueError, match="text direction controls"):
+        check_name(name)
+
+
+@pytest.mark.parametrize("name", ["\u200b", "\u200c\u200d", " ", "\u3000\u00a0", "\u2060\u00ad"])
+def test_names_nobody_can_see_are_refused(name: str) -> None:
+    with pytest.raises(ValueError, match="can be seen"):
+        check_name(name)
+
+
 def test_counts_stop_where_the_columns_do() -> None:
     assert MoveIn(move="A", version=MAX_COUNT).version == MAX_COUNT
     for bad in (MAX_COUNT + 1, -1, "1", True, 1.0):

@@ -28,6 +28,7 @@ from .engine_protocol import (
     OptionSpec,
     ProtocolError,
     position_command,
+    words,
 )
 from .process import Child, ReadTimeout
 
@@ -102,7 +103,7 @@ class Engine:
         end = time.monotonic() + self.timeout
         while True:
             line = self._read_until(end, self.timeout, f"the handshake ({HANDSHAKE_OK})")
-            tokens = line.split()
+            tokens = words(line)
             if not tokens:
                 continue
             if line.strip() == HANDSHAKE_OK:
@@ -202,7 +203,7 @@ class Engine:
         end = time.monotonic() + deadline
         while True:
             line = self._read_until(end, deadline, "bestmove", stop_on_timeout=True)
-            tokens = line.split()
+            tokens = words(line)
             if tokens[:1] == ["info"]:
                 try:
                     info = Info.parse(line)
@@ -271,7 +272,7 @@ class Engine:
 
     def _other(self, line: str, expected: str) -> None:
         """A line that is not what we wait for: an error report, chatter, or nonsense."""
-        tokens = line.split()
+        tokens = words(line)
         if not tokens or tokens[0] == "info":
             return
         if tokens[0] == "error":

@@ -7,6 +7,7 @@ The protocol itself (every command and answer, with a sample session) is in docs
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -17,6 +18,15 @@ from ..engine.position import FIELDS, SOLO_FIELDS, is_public_text
 from ..engine.state import check_circle
 
 PROTOCOL_VERSION = 1
+_SEPARATOR = re.compile(r"[ \t]+")
+
+
+def words(line: str) -> list[str]:
+    """The words of a protocol line: separated by runs of spaces and tabs only (docs/protocol.md),
+    so that another kind of space, such as U+2028, is part of a word, never a separator."""
+    return [w for w in _SEPARATOR.split(line.strip(" \t\r\n")) if w]
+
+
 MAX_SEED = 2**62  # the same seeds as the server's games
 TEXT_FIELDS = (len(FIELDS), len(FIELDS) + len(SOLO_FIELDS))  # two-player, solo
 HANDSHAKE = "patchwork"
@@ -94,7 +104,7 @@ class OptionSpec:
     @classmethod
     def parse(cls, line: str) -> OptionSpec:
         """Read a declaration (names may hold spaces; ``type`` ends the name)."""
-        tokens = line.split()
+        tokens = words(line)
         if len(tokens) < 5 or tokens[:2] != ["option", "name"] or "type" not in tokens:
             raise ProtocolError(f"not an option declaration: {line!r}")
         t = tokens.index("type")
@@ -380,7 +390,7 @@ class Info:
 
     @classmethod
     def parse(cls, line: str) -> Info:
-        tokens = line.split()
+        tokens = words(line)
         if not tokens or tokens[0] != "info":
             raise ProtocolError(f"not an info line: {line!r}")
         if len(tokens) > 1 and tokens[1] == "string":

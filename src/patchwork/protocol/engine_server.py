@@ -35,6 +35,7 @@ from .engine_protocol import (
     parse_go,
     parse_position,
     parse_setoption,
+    words,
 )
 
 NAME = "patchwork-game"
@@ -136,7 +137,7 @@ class EngineServer:
 
     def handle(self, line: str) -> bool:
         """Act on one line; False once the engine should exit."""
-        tokens = line.split()
+        tokens = words(line)
         if not tokens:
             return True
         command, args = tokens[0], tokens[1:]

@@ -1,12 +1,15 @@
 """Passwords: argon2id hashes (argon2-cffi), checked and made off the event loop.
 
 Hashing is slow and memory-hard on purpose (that is what makes a stolen hash costly to
-guess), so it runs on worker threads, a few at a time, never on the event loop."""
+guess), so it runs on worker threads, a few at a time, never on the event loop. A password is
+hashed in Unicode's composed form (NFC), so that "é" typed as one character or as "e" and an
+accent is one password, whatever keyboard or system sends it."""
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import unicodedata
 from typing import TypeVar
 
 from argon2 import PasswordHasher
@@ -45,15 +48,25 @@ async def _off_loop(fn: functools.partial[T]) -> T:
         return await asyncio.to_thread(fn)
 
 
+def _composed(password: str) -> str:
+    return unicodedata.normalize("NFC", password)
+
+
 async def hash_password(password: str) -> str:
-    return await _off_loop(functools.partial(_hasher.hash, password))
+    return await _off_loop(functools.partial(_hasher.hash, _composed(password)))
 
 
 def _verify(stored: str, password: str) -> bool:
-    try:
-        return _hasher.verify(stored, password)
-    except (VerificationError, InvalidHashError):
-        return False
+    # A hash made before passwords were composed may be of the form as typed then: a
+    # password that is not in composed form is tried as it came too.
+    tries = dict.fromkeys((_composed(password), password))
+    for attempt in tries:
+        try:
+            if _hasher.verify(stored, attempt):
+                return True
+        except (VerificationError, InvalidHashError):
+            continue
+    return False
 
 
 async def verify(stored: str, password: str) -> bool:

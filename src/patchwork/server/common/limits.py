@@ -24,13 +24,25 @@ MAX_COUNT = 2**31 - 1
 _REFUSED = frozenset({"Cc", "Cs", "Zl", "Zp"})
 
 
+# The characters that reorder the text around them (embeddings, overrides, isolates): in a name
+# they could turn the words beside it around on someone else's screen ("\u202e" reverses).
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# What a person sees: letters, marks on them, digits, punctuation and symbols.
+_VISIBLE = ("L", "N", "P", "S")
+
+
 def check_name(name: str) -> str:
-    """``name`` if it holds no character a record or the database cannot keep, else ValueError."""
+    """``name`` if it holds no character a record or the database cannot keep, none that
+    reorders the text around it, and something a person can see; else ValueError."""
     for ch in name:
         if unicodedata.category(ch) in _REFUSED:
             raise ValueError(
                 f"a name may not hold control characters or line breaks (U+{ord(ch):04X})"
             )
+        if ch in _BIDI_CONTROLS:
+            raise ValueError(f"a name may not hold text direction controls (U+{ord(ch):04X})")
+    if not any(unicodedata.category(ch).startswith(_VISIBLE) for ch in name):
+        raise ValueError("a name needs a letter, digit or sign that can be seen")
     return name
 
 
