@@ -14,7 +14,8 @@ from ..common.errors import ServerError
 
 MIN_LENGTH = 3
 MAX_LENGTH = 20
-_FORM = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+NAME_FORM = "^[A-Za-z][A-Za-z0-9_-]*$"
+_FORM = re.compile(NAME_FORM)
 # Applied in this order, after lower-casing: single characters first, then the pairs that
 # read as one letter. A "w" is first spelt "vv", so that every run of v's and w's pairs up the
 # same way wherever its w's fall ("xvw", "xwv" and "xvvv" have one key); an "m" needs no such
@@ -24,7 +25,7 @@ _PAIRS = (("rn", "m"), ("vv", "w"))
 
 
 def is_valid(name: str) -> bool:
-    return MIN_LENGTH <= len(name) <= MAX_LENGTH and _FORM.fullmatch(name) is not None
+    return MIN_LENGTH <= len(name) <= MAX_LENGTH and _FORM.match(name) is not None
 
 
 def check_name(name: str) -> str:

@@ -7,11 +7,17 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 from ..common.limits import STRICT
+from .names import MAX_LENGTH, MIN_LENGTH, NAME_FORM
 
 
 class Credentials(BaseModel):
     model_config = STRICT
-    name: str = Field(max_length=64, description="the user name (3-20 characters)")
+    # The form is documented, not enforced here: names.py refuses a bad name as bad_name.
+    name: str = Field(
+        max_length=64,
+        description="the user name: 3 to 20 ASCII letters, digits, _ and -, starting with a letter",
+        json_schema_extra={"pattern": NAME_FORM, "minLength": MIN_LENGTH, "maxLength": MAX_LENGTH},
+    )
     password: str = Field(max_length=1000, description="8 to 200 characters")
 
 

@@ -8,9 +8,10 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI, Request
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ... import __version__
@@ -25,6 +26,7 @@ from ..common.errors import ServerError, request_language
 from ..common.ratelimit import ConnectionCount
 from ..games import views
 from ..games.hub import Hub
+from ..games.schemas import ErrorResponse
 from ..games.service import GameService
 from ..games.upkeep import Upkeep
 from ..lobby.service import Lobby
@@ -68,6 +70,23 @@ def _describe(exc: RequestValidationError, t: Translator) -> str:
 def _warm_up_engine() -> None:
     """Load (or compile) every kernel the server calls before the first request needs it."""
     views.state_view(warm_up_engine())
+
+
+def declare_errors(router: APIRouter) -> None:
+    """Declare in the OpenAPI description the errors every route can answer, whatever it does
+    itself: the guard's (429 over the rate limit, 413 for a body too large), the body's (400
+    not JSON, 422 not of the right shape) and the path's (404 for an unknown game, player or
+    language)."""
+    for route in router.routes:
+        if not isinstance(route, APIRoute) or not route.include_in_schema:
+            continue
+        codes = [429]
+        if route.body_field is not None:
+            codes += [400, 413, 422]
+        if route.param_convertors:
+            codes += [404, 422]
+        for code in codes:
+            route.responses.setdefault(code, {"model": ErrorResponse})
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -174,7 +193,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "not_allowed"}.get(exc.status_code, "invalid_request")
         t = translator(request_language(request))
-        return _error(exc.status_code, code, t.gettext(str(exc.detail)))
+        response = _error(exc.status_code, code, t.gettext(str(exc.detail)))
+        response.headers.update(exc.headers or {})  # 405: Allow, the methods that are
+        return response
 
     @app.exception_handler(Exception)
     async def _crash(request: Request, exc: Exception) -> JSONResponse:
@@ -185,5 +206,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.ws_addresses = ConnectionCount(settings.max_ws_per_address)
     for routes in (games, accounts, players, game_socket, lobby_socket, languages, pages):
+        declare_errors(routes.router)
         app.include_router(routes.router)
     return app

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request, Response
+from fastapi.responses import PlainTextResponse
 
 from ... import __version__
 from ...i18n import N_
@@ -213,7 +214,11 @@ async def get_review(game_id: str, revs: ReviewService) -> ReviewStatus:
     return await revs.status(game_id)
 
 
-@router.get("/api/games/{game_id}/record.json", tags=["records"], responses=ERRORS)
+@router.get(
+    "/api/games/{game_id}/record.json",
+    tags=["records"],
+    responses={**ERRORS, 200: {"content": {"application/json": {}}, "description": "the record"}},
+)
 async def record_json(game_id: str, svc: Service, request: Request) -> Response:
     """The game record (docs/notation.md), JSON form, with what played each seat and the
     request's language (so that ``patchwork play --load`` resumes the game as it was)."""
@@ -223,7 +228,12 @@ async def record_json(game_id: str, svc: Service, request: Request) -> Response:
     return Response(record.to_json(), media_type="application/json")
 
 
-@router.get("/api/games/{game_id}/record.txt", tags=["records"], responses=ERRORS)
+@router.get(
+    "/api/games/{game_id}/record.txt",
+    tags=["records"],
+    response_class=PlainTextResponse,
+    responses={**ERRORS, 200: {"content": {"text/plain": {}}, "description": "the record"}},
+)
 async def record_text(game_id: str, svc: Service, request: Request) -> Response:
     """The game record (docs/notation.md), text form (seats and language as in JSON)."""
     live = await svc.get(game_id)

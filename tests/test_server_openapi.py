@@ -1,0 +1,79 @@
+"""The OpenAPI description at /docs says what the server really answers (issue 35: errors the
+guard, a body or a path can cause, the text record, the form of a user name), and a 405 says
+which methods there are."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from patchwork.server.accounts.names import is_valid
+from patchwork.server.common.config import Settings
+from patchwork.server.http.app import create_app
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    db = Path(tmp_path_factory.mktemp("openapi")) / "games.db"
+    with TestClient(create_app(Settings(db_url=f"sqlite:///{db}", ai_workers=1))) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def spec(client: TestClient) -> dict[str, Any]:
+    found: dict[str, Any] = client.get("/openapi.json").json()
+    return found
+
+
+def operations(spec: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    for path, ops in spec["paths"].items():
+        for method, op in ops.items():
+            yield method.upper(), path, op
+
+
+def test_every_error_a_route_can_answer_is_declared(spec: dict[str, Any]) -> None:
+    missing = []
+    for method, path, op in operations(spec):
+        codes = set(op["responses"])
+        needed = {"429"}  # the guard's rate limit, in front of every route
+        if "requestBody" in op:
+            needed |= {"400", "413", "422"}  # not JSON, too large, not of the right shape
+        if "{" in path:
+            needed |= {"404"}  # no such game, player or language
+        missing += [f"{method} {path}: {code}" for code in sorted(needed - codes)]
+    assert missing == []
+
+
+def test_the_text_record_is_declared_as_text(spec: dict[str, Any], client: TestClient) -> None:
+    op = spec["paths"]["/api/games/{game_id}/record.txt"]["get"]
+    assert list(op["responses"]["200"]["content"]) == ["text/plain"]
+    made = client.post("/api/games", json={"mode": "ai", "level": 1}).json()
+    r = client.get(f"/api/games/{made['game_id']}/record.txt")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
+
+
+def test_unknown_languages_are_404_as_declared(client: TestClient) -> None:
+    for path in ("/api/i18n/xx", "/howto/xx"):
+        r = client.get(path)
+        assert r.status_code == 404, (path, r.status_code)
+
+
+@pytest.mark.parametrize("name", ["Ann", "a1", "x" * 21, "1abc", "abc-d_e", "ab", "Zoë", "a b c"])
+def test_the_documented_name_form_is_the_one_checked(spec: dict[str, Any], name: str) -> None:
+    field = spec["components"]["schemas"]["Credentials"]["properties"]["name"]
+    documented = (
+        field["minLength"] <= len(name) <= field["maxLength"]
+        and re.search(field["pattern"], name) is not None
+    )
+    assert documented == is_valid(name)
+
+
+def test_a_method_not_allowed_says_which_are(client: TestClient) -> None:
+    r = client.delete("/api/leaderboard")
+    assert r.status_code == 405 and r.json()["error"]["code"] == "not_allowed"
+    assert r.headers["allow"] == "GET"
