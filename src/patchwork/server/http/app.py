@@ -12,6 +12,7 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
+from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ... import __version__
@@ -151,7 +152,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await cluster.close()
             store.close()
 
-    app = FastAPI(
+    # The API docs (/docs) load Swagger UI from the package, never a CDN. No /redoc: ReDoc
+    # fetches its own logo from the internet.
+    app = FastAPIOffline(
+        redoc_url=None,
         title="patchwork-game server",
         version=__version__,
         description=DESCRIPTION,
