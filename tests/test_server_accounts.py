@@ -771,3 +771,15 @@ def test_an_ended_session_closes_its_sockets_on_every_process(tmp_path: Path) ->
     finally:
         keys.clean()
         db.drop()
+
+
+def test_migration_0005_keys_are_todays_keys() -> None:
+    """Migration 0005 keeps a snapshot of the look-alike rule (storage never imports a domain):
+    it must agree with accounts/names.py as long as the rule stands."""
+    import importlib
+
+    migration = importlib.import_module(
+        "patchwork.server.storage.migrations.versions.v0005_name_keys"
+    )
+    for name in ("xvw", "xvvv", "Corn", "Bi11", "mary-ann", "vwvwv", "Vivvy", "rnrnm"):
+        assert migration.name_key(name) == name_key(name)

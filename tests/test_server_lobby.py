@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -22,7 +23,7 @@ pytest.register_assert_rewrite("server_fixtures")
 from websockets.sync.client import ClientConnection, connect  # noqa: E402
 
 from patchwork.server.lobby.messages import lobby_server_messages  # noqa: E402
-from patchwork.server.lobby.service import quick_partner  # noqa: E402
+from patchwork.server.lobby.pairing import quick_partner  # noqa: E402
 from patchwork.server.lobby.store import SeekRow  # noqa: E402
 from server_fixtures import (  # noqa: E402
     WAIT,
@@ -32,6 +33,7 @@ from server_fixtures import (  # noqa: E402
     cluster,
     legal_moves,
     receive_until,
+    running_server,
 )
 
 pytest_plugins = ["server_fixtures"]
@@ -252,6 +254,20 @@ def test_a_seek_goes_with_its_makers_connection(server: ServerProcess) -> None:
         bob.error({"type": "accept", "seek_id": seek_id}, "seek_not_found")
         with Lobby(server) as cat:  # a newcomer never sees it
             assert cat.listed(seek_id) is None
+
+
+def test_a_seek_dies_with_its_server_and_not_after_a_restart(backend: str, tmp_path: Path) -> None:
+    """kill -9 of a single server: after its restart the seeks of its last run are gone, and
+    accepting one starts no game its maker never sees (issue 35)."""
+    with running_server(backend, tmp_path, "--ai-workers", "1") as server:
+        ann = Lobby(server)
+        seek_id = ann.seek()
+        server.kill()
+        ann.close()
+        server.start()
+        with Lobby(server) as bob:
+            assert bob.listed(seek_id) is None
+            bob.error({"type": "accept", "seek_id": seek_id}, "seek_not_found")
 
 
 def test_nobody_accepts_their_own_seek(server: ServerProcess) -> None:
@@ -477,3 +493,25 @@ def test_the_lobby_is_shared_by_every_process(two: list[ServerProcess]) -> None:
         cat.close()
         bob.wait_listed(gone, present=False)
     play_a_move(a, [to_ann, to_bob])
+
+
+def test_a_seek_dies_with_its_makers_process(two: list[ServerProcess]) -> None:
+    """kill -9 of the maker's process: its seek can no longer be accepted, at once, and leaves
+    the list within seconds, not at its expiry (issue 35: it stayed 46 s, and accepting it
+    started a rated game its maker lost on time)."""
+    a, b = two
+    with Lobby(b) as bob:
+        ann = Lobby(a)
+        seek_id = ann.seek()
+        bob.wait_listed(seek_id)
+        a.kill()
+        ann.close()
+        deadline = time.monotonic() + 7.0  # Redis forgets a process 6 s after its last word
+        while time.monotonic() < deadline:
+            reply = bob.request({"type": "accept", "seek_id": seek_id})
+            assert reply["type"] == "error", reply  # never a game
+            if reply["code"] == "seek_not_found":
+                break
+            time.sleep(0.5)  # the dead process's word ages in Redis: no event to await
+        assert reply["code"] == "seek_not_found", reply
+        assert bob.wait_listed(seek_id, present=False) is None

@@ -186,6 +186,36 @@ class Cluster:
 
         await self._receive(self.key("sessions"), received, connected, None)
 
+    # -- which processes are alive (the lobby's seeks die with theirs) -------------------------
+
+    async def mark_alive(self, node: str, ms: int) -> None:
+        """This process (``node``) is alive for the next ``ms`` milliseconds."""
+        await self.redis.set(self.key("alive", node), "1", px=ms)
+
+    async def answer_for(self, node: str) -> None:
+        """Hold this process's own channel open until cancelled: while it is, ``listening``
+        finds it. (Redis drops the subscription the moment the process dies, kill -9 too,
+        since the system closes its connection.)"""
+
+        async def nothing() -> None:
+            return None
+
+        await self._receive(self.key("node", node), lambda _c, _b: None, nothing, None)
+
+    async def listening(self, node: str) -> bool:
+        """Whether the process ``node`` is connected to Redis right now."""
+        receivers = await self.redis.publish(
+            self.key("node", node), json.dumps({"node": self.node})
+        )
+        return int(receivers) > 0
+
+    async def alive(self, nodes: list[str]) -> set[str]:
+        """Those of ``nodes`` that said lately that they are alive."""
+        if not nodes:
+            return set()
+        found = await self.redis.mget([self.key("alive", n) for n in nodes])
+        return {n for n, v in zip(nodes, found, strict=True) if v is not None}
+
     # -- leases: who runs a game's AI turns and clock ------------------------------------------
 
     async def acquire(self, game_id: str) -> bool:

@@ -127,7 +127,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         upkeep.start()
         lobby = Lobby(service, cluster)
         app.state.lobby = lobby
-        lobby.start()
+        await lobby.start()
         log.info(
             "patchwork server ready (database %s; schema %.2f s, engine %.2f s, games %.2f s)",
             store.engine.url.render_as_string(),

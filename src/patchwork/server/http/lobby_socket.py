@@ -22,6 +22,7 @@ from ..common.ratelimit import TokenBucket
 from ..games.hub import Connection
 from ..games.live import GUEST, Caller
 from ..games.messages import Pong
+from ..lobby.clients import LobbyClient, guest_name
 from ..lobby.messages import (
     LobbyAck,
     LobbyHelloMsg,
@@ -32,7 +33,7 @@ from ..lobby.messages import (
     encode,
     lobby_client_messages,
 )
-from ..lobby.service import Lobby, LobbyClient, guest_name
+from ..lobby.service import Lobby
 from . import auth, sockets
 from .sockets import CLOSE_UNAVAILABLE, error_text
 

@@ -4,7 +4,10 @@
 The database is the truth: a seek is a row of ``seeks``, and every process shows the rows.
 A seek lives while its creator's lobby connection does: the process holding that connection
 (``node``) renews its short ``expires_at``, deletes it when the connection closes, and drops
-it after 30 minutes; a dead process's seeks expire within about a minute. Each seek has a
+it after 30 minutes. A process that dies takes its seeks along: every process says in Redis
+that it is alive, a seek whose process has gone quiet is withdrawn by the others within
+seconds and can never be accepted meanwhile, and a single server withdraws the seeks of its
+previous run when it starts. Each seek has a
 secret that only its holder knows (``guest_hash`` keeps its hash): it becomes the creator's
 seat token, so the game can be started by whichever process accepts it, and the creator's
 process tells the creator, with that secret, once it reads the seek's ``game_id``.
@@ -24,24 +27,24 @@ import logging
 import secrets
 import time
 from collections.abc import Coroutine
-from dataclasses import dataclass, field
 from typing import Any
+
+from redis.exceptions import RedisError
 
 from ...i18n import N_
 from ..cluster.redis_cluster import Cluster
 from ..common.errors import ServerError
 from ..common.tokens import token_hash
 from ..games.creation import PairedPlayer, new_id, paired_game_data
-from ..games.hub import Connection
 from ..games.live import rules_of
 from ..games.requests import ClockIn
 from ..games.service import GameService
 from ..ratings.rating import provisional
-from ..storage.models import UserData, utcnow
+from ..storage.models import utcnow
 from ..storage.store import ClaimSeek, StaleWrite
+from .clients import LobbyClient
 from .messages import (
     RATING_LIMIT,
-    LobbyMessage,
     LobbyWelcome,
     PairedMessage,
     SeekMsg,
@@ -49,14 +52,16 @@ from .messages import (
     SeeksMessage,
     SeekView,
     You,
-    encode,
 )
+from .pairing import GUEST_RATING, quick_partner
 from .store import (
     SeekRow,
     current_rating,
     delete_ids,
     delete_open,
+    delete_open_not_of,
     insert_seek,
+    open_seek_nodes,
     read_seek,
     read_seeks,
     renew,
@@ -65,77 +70,14 @@ from .store import (
 log = logging.getLogger("patchwork.server")
 
 TTL = 45.0  # seconds a seek lives unless the process holding its creator renews it
-RENEW = 15.0  # how often a process renews its seeks, sweeps expired ones and re-reads
+RENEW = 5.0  # how often a process renews its seeks, sweeps expired ones and re-reads
+ALIVE_MS = 6_000  # a process that has not said it is alive for this long is dead (TICK: 2 s)
 KEEP_TAKEN = 60.0  # seconds an accepted seek keeps its game (for a creator's late process)
 MAX_AGE = 30 * 60.0  # a seek is withdrawn after this long
 MAX_SEEKS = 3  # open seeks per connection (quick pairing aside)
 TICK = 2.0  # how often quick pairing looks again (its window widens meanwhile)
-QUICK_WINDOW = 200.0  # quick pairing: ratings this close at first...
-QUICK_WIDEN = 100.0  # ...and this much further...
-QUICK_STEP = 10.0  # ...every this many seconds of waiting
-GUEST_RATING = 1500.0  # a guest's rating for casual quick pairing and ranges
 QUICK_RULES = SeekRules()
 QUICK_CLOCK = ClockIn(kind="fischer", initial=600, increment=5)
-
-
-def guest_name() -> str:
-    """A guest's name in the lobby and in the game it starts (stored, like Player 1, in
-    English)."""
-    return f"Guest {1000 + secrets.randbelow(9000)}"
-
-
-@dataclass(eq=False)
-class LobbyClient:
-    """One lobby connection: who it is, and the seeks it holds (id -> secret)."""
-
-    conn: Connection
-    user: UserData | None
-    name: str
-    lang: str
-    seeks: dict[str, str] = field(default_factory=dict)
-    # seek id -> when it was stored (monotonic): for its age, and for telling a seek that
-    # expired from one a read that began before it was stored could not see
-    created: dict[str, float] = field(default_factory=dict)
-    quick: str | None = None
-    gone: bool = False
-    last_sent: str | None = None  # the last seeks list sent (unchanged ones are not sent)
-
-    @property
-    def user_id(self) -> str | None:
-        return None if self.user is None else self.user.id
-
-    def send(self, message: LobbyMessage) -> None:
-        self.conn.send_text(encode(message))
-
-    def forget(self, seek_id: str) -> str | None:
-        self.created.pop(seek_id, None)
-        if self.quick == seek_id:
-            self.quick = None
-        return self.seeks.pop(seek_id, None)
-
-
-def window(row: SeekRow, now: float) -> float:
-    """How far apart quick pairing lets ratings be for a player waiting since ``row``."""
-    waited = max(0.0, now - row.created_at.timestamp())
-    return QUICK_WINDOW + QUICK_WIDEN * (waited // QUICK_STEP)
-
-
-def quick_partner(me: SeekRow, rows: list[SeekRow], now: float) -> SeekRow | None:
-    """The longest-waiting quick seeker ``me`` may be paired with: the same kind of game
-    (rated or casual), another person, ratings within the wider of the two windows."""
-    mine = GUEST_RATING if me.rating is None else me.rating
-    for other in rows:
-        if other.id == me.id or not other.quick or not other.open or other.rated != me.rated:
-            continue
-        if me.user_id is not None and other.user_id == me.user_id:
-            continue
-        theirs = GUEST_RATING if other.rating is None else other.rating
-        if abs(mine - theirs) <= max(window(me, now), window(other, now)):
-            return other
-    return None
-
-
-# -- the service ------------------------------------------------------------------------------
 
 
 class Lobby:
@@ -152,11 +94,15 @@ class Lobby:
 
     # -- lifecycle --------------------------------------------------------------------------
 
-    def start(self) -> None:
+    async def start(self) -> None:
+        if self.cluster is None:  # one process: every seek left was its previous run's
+            with contextlib.suppress(ServerError):
+                await self._db(delete_open_not_of, [self.node])
         loop = asyncio.get_running_loop()
         coros: list[Coroutine[Any, Any, None]] = [self._refresher(), self._ticker()]
         if self.cluster is not None:
             coros.append(self.cluster.listen_lobby(self._dirty.set))
+            coros.append(self.cluster.answer_for(self.node))
         self._loops = [loop.create_task(c) for c in coros]
 
     async def close(self) -> None:
@@ -337,6 +283,11 @@ class Lobby:
             raise _own_seek()
         if row.rated and client.user is None:
             raise _account_required()
+        if not await self._maker_here(row):  # its connection or its process is gone
+            with contextlib.suppress(ServerError):
+                await self._db(delete_open, [seek_id])
+            self.changed()
+            raise _no_seek(seek_id)
         rating, _ = await self.rating_of(client)
         mine = GUEST_RATING if rating is None else rating
         if (row.rating_min is not None and mine < row.rating_min) or (
@@ -364,6 +315,18 @@ class Lobby:
         client.send(_paired(data.id, 1 - creator_seat, token, seek_id, row.name, row.rated))
         self.changed()  # the creator's process reads the seek's game and tells it
         return data.id
+
+    async def _maker_here(self, row: SeekRow) -> bool:
+        """Whether the seek's maker is still connected: here, one of this process's
+        clients holds it; elsewhere, its process is alive."""
+        if row.node == self.node:
+            return any(row.id in c.seeks and not c.gone for c in self.clients)
+        if row.node is None or self.cluster is None:
+            return False  # (one process: a seek of another is its previous run's)
+        try:  # its process's channel: gone the moment the process is
+            return await self.cluster.listening(row.node)
+        except (RedisError, OSError, TimeoutError):
+            return True  # no telling: its expiry decides
 
     async def _pair_quick(self, client: LobbyClient) -> bool:
         """Pair this client's quick seek with another waiting player's, if one is near
@@ -444,6 +407,7 @@ class Lobby:
         last_renew = time.monotonic()
         while True:
             await asyncio.sleep(TICK)
+            await self._say_alive()
             for client in [c for c in self.clients if c.quick is not None]:
                 try:
                     await self._pair_quick(client)
@@ -462,6 +426,30 @@ class Lobby:
                 log.exception("renewing the lobby's seeks failed")
             self._dirty.set()
 
+    async def _say_alive(self) -> None:
+        if self.cluster is not None:
+            with contextlib.suppress(RedisError, OSError, TimeoutError):
+                await self.cluster.mark_alive(self.node, ALIVE_MS)
+
+    async def _alive(self, nodes: set[str]) -> set[str]:
+        """Those of the processes ``nodes`` still alive: this one; the others as Redis says
+        (all of them while Redis is away: their seeks then expire by ``expires_at``); with
+        one process, no other."""
+        if self.cluster is None:
+            return nodes & {self.node}
+        try:
+            return await self.cluster.alive(sorted(nodes - {self.node})) | (nodes & {self.node})
+        except (RedisError, OSError, TimeoutError):
+            return nodes
+
+    async def _withdraw_the_dead(self) -> bool:
+        """Withdraw the open seeks of processes that died; whether there were any."""
+        nodes = await self._db(open_seek_nodes)
+        alive = await self._alive(nodes)
+        if alive == nodes:
+            return False
+        return bool(await self._db(delete_open_not_of, sorted(alive)))
+
     async def _renew(self) -> None:
         clock = time.monotonic()
         old = [
@@ -474,7 +462,8 @@ class Lobby:
         now = utcnow()
         ids = [s for c in self.clients for s in c.seeks]
         swept = await self._db(renew, ids, now, now + dt.timedelta(seconds=TTL))
-        if old or swept:
+        dead = await self._withdraw_the_dead()
+        if old or swept or dead:
             self.changed()
 
 

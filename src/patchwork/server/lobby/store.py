@@ -42,6 +42,7 @@ class SeekRow:
     game_seat0_token: str | None = None
     game_seat0_name: str | None = None
     game_seat1_name: str | None = None
+    node: str | None = None  # the process holding its creator's connection
 
     @property
     def open(self) -> bool:
@@ -74,7 +75,7 @@ class SeekRow:
 
 
 def _row(r: Any) -> SeekRow:
-    d = {k: v for k, v in dict(r).items() if k not in ("expires_at", "node")}
+    d = {k: v for k, v in dict(r).items() if k != "expires_at"}
     d["created_at"] = as_utc(d["created_at"])
     return SeekRow(**d)
 
@@ -114,6 +115,22 @@ def delete_open(engine: Engine, ids: list[str]) -> int:
     with engine.begin() as conn:
         result = conn.execute(delete(seeks).where(seeks.c.id.in_(ids), seeks.c.game_id.is_(None)))
     return int(result.rowcount)
+
+
+def delete_open_not_of(engine: Engine, nodes: list[str]) -> int:
+    """Withdraw the open seeks held by every process but ``nodes`` (theirs died with them)."""
+    with engine.begin() as conn:
+        result = conn.execute(
+            delete(seeks).where(seeks.c.game_id.is_(None), seeks.c.node.not_in(nodes))
+        )
+    return int(result.rowcount)
+
+
+def open_seek_nodes(engine: Engine) -> set[str]:
+    """The processes holding open seeks."""
+    with engine.connect() as conn:
+        found = conn.execute(select(seeks.c.node).where(seeks.c.game_id.is_(None)).distinct())
+        return {n for n in found.scalars() if n is not None}
 
 
 def delete_ids(engine: Engine, ids: list[str]) -> None:
