@@ -22,8 +22,12 @@ if TYPE_CHECKING:
 
 _WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # Reads that touch the database or replay a game: limited per client address, whichever
-# game they name (so new ids do not escape the limit).
-_COSTLY_READS = "/api/games"
+# game or player they name (so new ids do not escape the limit).
+_COSTLY_READS = ("/api/games", "/api/players", "/api/leaderboard", "/api/account/games")
+# A rating chart is drawn by matplotlib (tens of milliseconds of a core): a few a second.
+_CHARTS = ".svg"
+CHART_RATE = 1.0  # charts a second per client address...
+CHART_BURST = 10  # ...after a burst of this many
 
 
 async def send_error(
@@ -59,6 +63,7 @@ class GuardMiddleware:
         self.max_body = max_body_bytes
         self.limiter = KeyedLimiter(rate, burst)
         self.reads = KeyedLimiter(read_rate, read_burst)
+        self.charts = KeyedLimiter(CHART_RATE if read_rate > 0 else 0.0, CHART_BURST)
         self.body_timeout = body_timeout
         self.cluster = cluster  # with several processes: the buckets are shared in Redis
 
@@ -92,12 +97,12 @@ class GuardMiddleware:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] not in _WRITES:
-            if (
-                scope["type"] == "http"
-                and scope["path"].startswith(_COSTLY_READS)
-                and await self._limited(scope, send, self.reads, "read")
-            ):
-                return
+            if scope["type"] == "http" and scope["path"].startswith(_COSTLY_READS):
+                if await self._limited(scope, send, self.reads, "read"):
+                    return
+                chart = scope["path"].endswith(_CHARTS)
+                if chart and await self._limited(scope, send, self.charts, "chart"):
+                    return
             await self.app(scope, receive, send)
             return
         if await self._limited(scope, send, self.limiter, scope["path"]):
