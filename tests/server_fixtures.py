@@ -365,6 +365,8 @@ SHARED_ARGS = (
     "0.3",
     "--review-iterations",
     "200",
+    "--review-burst",
+    "0",  # the tests review many games from one address
     "--ws-rate",
     "100",
     "--ws-burst",

@@ -7,6 +7,7 @@ import asyncio
 
 from patchwork.engine import Advance, new_game, parse_move
 from patchwork.server.aipool.runner import AIRunner
+from patchwork.server.aipool.slots import BATCH, PEOPLE, PrioritySlots
 
 # The person (player 0) to move, and the position after their reply, with the AI to move.
 PERSON = new_game(seed=3)
@@ -78,3 +79,39 @@ def test_a_level_that_thinks_in_iterations_does_not_ponder_and_close_stops_a_pon
         assert pondering.done()
 
     asyncio.run(main())
+
+
+# -- people before reviews ---------------------------------------------------------------------
+
+
+def test_a_freed_slot_goes_to_a_person_before_any_review() -> None:
+    """However many review positions wait, a hint asked for later is served next (issue 35:
+    a flood of reviews made a hint wait 82 s)."""
+    order: list[str] = []
+
+    async def run() -> None:
+        slots = PrioritySlots(1)
+
+        async def job(name: str, priority: int, hold: asyncio.Event | None = None) -> None:
+            async with slots.hold(priority):
+                order.append(name)
+                if hold is not None:
+                    await hold.wait()
+
+        first = asyncio.Event()
+        running = asyncio.create_task(job("review 1", BATCH, first))
+        await asyncio.sleep(0)
+        waiting = [asyncio.create_task(job(f"review {i}", BATCH)) for i in range(2, 6)]
+        await asyncio.sleep(0)
+        cancelled = asyncio.create_task(job("gave up", PEOPLE))
+        await asyncio.sleep(0)
+        cancelled.cancel()
+        hint = asyncio.create_task(job("hint", PEOPLE))
+        await asyncio.sleep(0)
+        assert slots.waiting() == 5
+        first.set()
+        await asyncio.gather(running, hint, *waiting)
+        assert slots.free == 1 and slots.waiting() == 0
+
+    asyncio.run(run())
+    assert order == ["review 1", "hint", "review 2", "review 3", "review 4", "review 5"]

@@ -95,3 +95,22 @@ def test_expensive_reads_are_rate_limited(tmp_path: Path) -> None:
         codes = [c.get("/api/players/Charter/rating.svg").status_code for _ in range(14)]
         assert codes[:10] == [200] * 10 and codes[-1] == 429, codes
         assert c.get("/api/players/Charter").status_code == 200  # other reads go on
+
+
+def test_one_client_cannot_flood_the_reviews(tmp_path: Path) -> None:
+    """Reviews cost minutes of the AI pool: a client starts a few, then waits (issue 35: 60
+    reviews in 0.6 s from one address)."""
+    settings = Settings(
+        db_url=f"sqlite:///{tmp_path / 'g.db'}", ai_workers=1, review_burst=2, http_rate=0
+    )
+    with TestClient(create_app(settings)) as c:
+        codes = []
+        for _ in range(3):
+            made = c.post("/api/games", json={"mode": "local"}).json()
+            auth = {"authorization": f"Bearer {made['token']}"}
+            assert c.post(f"/api/games/{made['game_id']}/resign", headers=auth).status_code == 200
+            r = c.post(f"/api/games/{made['game_id']}/review")
+            codes.append(r.status_code)
+        assert codes[:2] != [429, 429] and codes[2] == 429, codes
+        body = r.json()["error"]
+        assert body["code"] == "rate_limited" and int(r.headers["retry-after"]) >= 1

@@ -65,6 +65,12 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("search iterations for each position of a game review (30000)"),
     )
     p.add_argument(
+        "--review-burst",
+        type=int,
+        default=DEFAULTS.review_burst,
+        help=_("game reviews a client may start at once, then one every 30 s (5; 0: no limit)"),
+    )
+    p.add_argument(
         "--ws-rate",
         type=float,
         default=DEFAULTS.ws_rate,
@@ -167,6 +173,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         hint_seconds=args.hint_seconds,
         analysis_seconds=args.analysis_seconds,
         review_iterations=args.review_iterations,
+        review_burst=args.review_burst,
         ws_rate=args.ws_rate,
         ws_burst=args.ws_burst,
         http_rate=args.http_rate,

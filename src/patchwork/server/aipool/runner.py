@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 from ...ai.levels import ponders
 from ...ai.review import Value
 from . import worker
+from .slots import BATCH, PEOPLE, PrioritySlots
 
 log = logging.getLogger("patchwork.server")
 T = TypeVar("T")
@@ -52,10 +53,10 @@ class AIRunner:
         # Ponders started, and the AI moves answered from a pondered tree.
         self.ponder_count = 0
         self.ponder_hits = 0
-        # Analyses and review positions take turns on all but one worker (first come, first
-        # served: a review asks for one position at a time), so AI moves always have one.
+        # Analyses and review positions take turns on all but one worker, so AI moves always
+        # have one; a hint or an analysis (a person waits) goes before any review position.
         self.help_slots = max(1, self.workers - 1)
-        self._analyses = asyncio.Semaphore(self.help_slots)
+        self._help = PrioritySlots(self.help_slots)
 
     def _get_pool(self) -> ProcessPoolExecutor:
         with self._lock:
@@ -168,7 +169,7 @@ class AIRunner:
             self._inbox.put((ponder.id, None, 0))
 
     async def analyse(self, position: str, seconds: float, seed: int) -> dict[str, Any]:
-        async with self._analyses:
+        async with self._help.hold(PEOPLE):
             result: dict[str, Any] = await self._run(
                 worker.analyse_position, position, seconds, seed
             )
@@ -176,7 +177,7 @@ class AIRunner:
 
     async def value(self, position: str, iterations: int, seed: int) -> Value:
         """One position of a game review (:func:`patchwork.ai.review.value`)."""
-        async with self._analyses:
+        async with self._help.hold(BATCH):
             result: Value = await self._run(worker.value_position, position, iterations, seed)
         return result
 

@@ -20,6 +20,8 @@ class Settings:
     analysis_seconds: float = 2.0
     # A game review searches each position this many iterations (about 0.8 s at 30,000).
     review_iterations: int = 30_000
+    # Reviews a client address may start in a burst (then one every 30 s; 0: no limit).
+    review_burst: int = 5
     # How long a dropped player of an online game has to come back before the opponent may
     # claim the game.
     grace_seconds: float = 60.0

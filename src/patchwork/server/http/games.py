@@ -195,12 +195,13 @@ async def post_analysis(
     responses={**ERRORS, 202: {"model": ReviewStatus, "description": "the review is running"}},
 )
 async def post_review(
-    game_id: str, revs: ReviewService, who: Who, response: Response
+    game_id: str, revs: ReviewService, who: Who, request: Request, response: Response
 ) -> ReviewStatus:
     """Review every move of the game (200 with the review once made, else 202 and how far
     it has got; the websocket brings its progress and the result). Any finished game; a
     game in progress only against the AI, with the human seat's token, up to its last move."""
-    status = await revs.request(game_id, who)
+    client = request.client.host if request.client else "-"
+    status = await revs.request(game_id, who, client)
     if status.state != "done":
         response.status_code = 202
     return status

@@ -23,6 +23,7 @@ from ...ai.review import DEFAULT_SEED, Review, Value, judge, position_seed
 from ...engine import Game, Move, Record
 from ...i18n import N_
 from ..common.errors import ServerError
+from ..common.ratelimit import KeyedLimiter
 from ..games.live import Caller, LiveGame
 from ..games.messages import ErrorMessage
 from ..games.reading import record
@@ -37,6 +38,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("patchwork.server")
 KEPT = 256  # reviews kept in memory (stored ones are read back from the database)
+# A review costs minutes of the AI pool: each client address starts a few (settings'
+# review_burst), then one every STARTS_EVERY seconds, and has at most RUNNING_PER_CLIENT
+# under way at once.
+STARTS_EVERY = 30.0
+RUNNING_PER_CLIENT = 2
 
 
 @dataclass
@@ -46,6 +52,7 @@ class _Job:
     version: int
     total: int
     stored: bool
+    client: str = "-"  # the address that asked for it
     done: int = 0
     task: asyncio.Task[Any] | None = field(default=None, repr=False)
 
@@ -95,6 +102,8 @@ class Reviews:
         self.svc = svc
         self._jobs: dict[str, _Job] = {}
         self._kept: OrderedDict[str, ReviewView] = OrderedDict()
+        burst = svc.settings.review_burst
+        self._starts = KeyedLimiter(1 / STARTS_EVERY if burst > 0 else 0.0, max(1, burst))
 
     # -- asking -----------------------------------------------------------------------------
 
@@ -109,8 +118,9 @@ class Reviews:
             return self._running(live.id, job)
         return ReviewStatus(game_id=live.id, state="none", done=0, total=0, review=None)
 
-    async def request(self, game_id: str, caller: Caller) -> ReviewStatus:
-        """Start the review of a game (or join the one under way, or serve the one made)."""
+    async def request(self, game_id: str, caller: Caller, client: str = "-") -> ReviewStatus:
+        """Start the review of a game (or join the one under way, or serve the one made);
+        a new one within the limits of the asking ``client`` (its address)."""
         live = await self.svc.get(game_id)
         view = await self._ready(live)
         if view is not None:
@@ -127,11 +137,26 @@ class Reviews:
                 if job.version != live.version and not job.stored:
                     raise ServerError("busy", N_("a review of this game is already running"))
                 return self._running(live.id, job)
+            self._may_start(client)
             rec = record(live)
-            job = _Job(live.version, len(live.game.states), stored=finished)
+            job = _Job(live.version, len(live.game.states), stored=finished, client=client)
             self._jobs[live.id] = job
             job.task = asyncio.get_running_loop().create_task(self._run(live.id, job, rec))
         return self._running(live.id, job)
+
+    def _may_start(self, client: str) -> None:
+        """ServerError ``rate_limited`` if ``client`` has asked for enough reviews for now."""
+        if not self._starts.enabled:
+            return
+        running = sum(1 for job in self._jobs.values() if job.client == client)
+        wait = STARTS_EVERY if running >= RUNNING_PER_CLIENT else self._starts.check(client)
+        if wait is not None:
+            raise ServerError(
+                "rate_limited",
+                N_("too many reviews asked for; try again in {seconds:.0f} s"),
+                {"seconds": max(1.0, wait)},
+                retry_after=round(wait, 3),
+            )
 
     def _may_review_in_play(self, live: LiveGame, caller: Caller) -> None:
         if live.data.mode not in ("ai", "solo"):  # against the AI or Automa: no one to help
