@@ -366,7 +366,9 @@ SHARED_ARGS = (
     "--review-iterations",
     "200",
     "--review-burst",
-    "0",  # the tests review many games from one address
+    "0",  # the tests review many games from one address...
+    "--seeks-per-minute",
+    "0",  # ...and make many seeks
     "--ws-rate",
     "100",
     "--ws-burst",

@@ -270,6 +270,23 @@ def test_a_seek_dies_with_its_server_and_not_after_a_restart(backend: str, tmp_p
             bob.error({"type": "accept", "seek_id": seek_id}, "seek_not_found")
 
 
+def test_seek_churn_from_one_address_is_limited(backend: str, tmp_path: Path) -> None:
+    """Every seek made or cancelled is news to every lobby client: one address makes 10 at
+    once, then 20 a minute, however many connections it opens (issue 35)."""
+    with (
+        running_server(backend, tmp_path, "--ai-workers", "1") as server,
+        Lobby(server) as ann,
+        Lobby(server) as bob,
+    ):
+        for i in range(10):
+            maker = (ann, bob)[i % 2]
+            seek_id = maker.seek()
+            assert maker.request({"type": "cancel", "seek_id": seek_id})["type"] == "ack"
+        refused = ann.error({"type": "seek", "rules": {}, "clock": FISCHER}, "rate_limited")
+        assert "too many seeks" in refused["message"] and refused["retry_after"] > 0
+        bob.error({"type": "quick"}, "rate_limited")
+
+
 def test_nobody_accepts_their_own_seek(server: ServerProcess) -> None:
     with Lobby(server) as ann:
         seek_id = ann.seek()

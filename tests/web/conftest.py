@@ -53,7 +53,9 @@ SERVER_ARGS = (
     "--review-iterations",
     "200",
     "--review-burst",
-    "0",  # the tests review many games from one address
+    "0",  # the tests review many games from one address...
+    "--seeks-per-minute",
+    "0",  # ...and make many seeks
     "--http-rate",
     "0",
     "--ws-rate",

@@ -71,6 +71,12 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("game reviews a client may start at once, then one every 30 s (5; 0: no limit)"),
     )
     p.add_argument(
+        "--seeks-per-minute",
+        type=float,
+        default=DEFAULTS.seeks_per_minute,
+        help=_("lobby seeks a client may make a minute, after 10 at once (20; 0: no limit)"),
+    )
+    p.add_argument(
         "--ws-rate",
         type=float,
         default=DEFAULTS.ws_rate,
@@ -174,6 +180,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         analysis_seconds=args.analysis_seconds,
         review_iterations=args.review_iterations,
         review_burst=args.review_burst,
+        seeks_per_minute=args.seeks_per_minute,
         ws_rate=args.ws_rate,
         ws_burst=args.ws_burst,
         http_rate=args.http_rate,

@@ -22,6 +22,9 @@ class Settings:
     review_iterations: int = 30_000
     # Reviews a client address may start in a burst (then one every 30 s; 0: no limit).
     review_burst: int = 5
+    # Lobby seeks (quick pairings too) one client address may make a minute, after a burst
+    # of 10 (0: no limit): each one is news to every lobby client.
+    seeks_per_minute: float = 20.0
     # How long a dropped player of an online game has to come back before the opponent may
     # claim the game.
     grace_seconds: float = 60.0

@@ -33,6 +33,11 @@ class LobbyClient:
     last_sent: str | None = None  # the last seeks list sent (unchanged ones are not sent)
 
     @property
+    def address(self) -> str:
+        client = self.conn.websocket.client
+        return client.host if client else "-"
+
+    @property
     def user_id(self) -> str | None:
         return None if self.user is None else self.user.id
 

@@ -34,6 +34,7 @@ from redis.exceptions import RedisError
 from ...i18n import N_
 from ..cluster.redis_cluster import Cluster
 from ..common.errors import ServerError
+from ..common.ratelimit import KeyedLimiter
 from ..common.tokens import token_hash
 from ..games.creation import PairedPlayer, new_id, paired_game_data
 from ..games.live import rules_of
@@ -75,6 +76,8 @@ ALIVE_MS = 6_000  # a process that has not said it is alive for this long is dea
 KEEP_TAKEN = 60.0  # seconds an accepted seek keeps its game (for a creator's late process)
 MAX_AGE = 30 * 60.0  # a seek is withdrawn after this long
 MAX_SEEKS = 3  # open seeks per connection (quick pairing aside)
+SEEKS_BURST = 10  # seeks one client address makes at once (then settings' seeks_per_minute)
+REFRESH_GAP = 0.25  # seconds between two re-reads of the list (a burst of changes is one)
 TICK = 2.0  # how often quick pairing looks again (its window widens meanwhile)
 QUICK_RULES = SeekRules()
 QUICK_CLOCK = ClockIn(kind="fischer", initial=600, increment=5)
@@ -88,6 +91,7 @@ class Lobby:
         self.node = cluster.node if cluster is not None else secrets.token_hex(6)
         self.clients: set[LobbyClient] = set()
         self._dirty = asyncio.Event()
+        self._seeks_made = KeyedLimiter(svc.settings.seeks_per_minute / 60, SEEKS_BURST)
         self._loops: list[asyncio.Task[Any]] = []
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
@@ -221,6 +225,7 @@ class Lobby:
         quick: bool,
         msg: SeekMsg | None,
     ) -> str:
+        self._may_seek(client)
         secret = secrets.token_urlsafe(24)
         now = utcnow()
         seek_id = new_id()
@@ -255,6 +260,18 @@ class Lobby:
             client.quick = seek_id
         self.changed()
         return seek_id
+
+    def _may_seek(self, client: LobbyClient) -> None:
+        """ServerError ``rate_limited`` once the client's address has made its share of seeks
+        for now: every seek made or cancelled is news to every lobby client."""
+        wait = self._seeks_made.check(client.address) if self._seeks_made.enabled else None
+        if wait is not None:
+            raise ServerError(
+                "rate_limited",
+                N_("too many seeks from your address; try again in {seconds:.0f} s"),
+                {"seconds": max(1.0, wait)},
+                retry_after=round(wait, 3),
+            )
 
     async def cancel(self, client: LobbyClient, seek_id: str) -> None:
         if seek_id not in client.seeks:
@@ -356,9 +373,11 @@ class Lobby:
     # -- keeping the list ------------------------------------------------------------------
 
     async def _refresher(self) -> None:
-        """Re-read the seeks whenever something changed (coalesced), one read at a time."""
+        """Re-read the seeks whenever something changed, one read at a time and at most one
+        each REFRESH_GAP: the changes meanwhile make one list for the clients."""
         while True:
             await self._dirty.wait()
+            await asyncio.sleep(REFRESH_GAP)
             self._dirty.clear()
             try:
                 await self._refresh()
