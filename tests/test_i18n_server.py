@@ -344,3 +344,12 @@ def test_the_export_reads_the_same_catalog_gettext_reads(tmp_path: Path) -> None
     assert catalogs.export("xx") is None
     with pytest.raises(ValueError):
         catalogs.read_mo(b"not a catalog at all, just some bytes")
+
+
+def test_how_to_play_separates_languages_as_each_language_reads(client: TestClient) -> None:
+    """In Persian "·" reads as the digit zero: the links to the other languages take its own
+    comma there."""
+    persian = client.get("/howto/fa").text
+    english = client.get("/howto/en").text
+    assert "</a>، <a" in persian and "</a> · <a" not in persian
+    assert "</a> · <a" in english

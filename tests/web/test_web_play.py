@@ -3,6 +3,7 @@ drag-and-drop, turning and flipping; a refused drop; the keyboard alone; a reloa
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -205,6 +206,21 @@ def test_keyboard_only_and_a_reload_keep_the_game(page: Page, web_server: Server
     # Long enough for a worker that must first compile the searcher (a cold Numba cache).
     expect(page.locator("#place-status")).to_have_attribute("data-kind", "hint", timeout=90_000)
     expect(page.locator("#place-status")).to_contain_text("Hint")
+    # Said in words, as the terminal says it; the notation only as the small details line.
+    words = page.locator("#place-status .status-text").inner_text()
+    assert "@" not in words and "Your chance of winning" in words, words
+    details = page.locator("#place-status .status-details")
+    if details.count():
+        move = details.inner_text()
+        assert re.fullmatch(r"\d+[rf]\d+@[a-i][1-9]|S@[a-i][1-9]", move), move
+        if move.startswith("S@"):
+            assert f"sew the special patch on {move[2:]}" in words, words
+        else:
+            patch = re.match(r"\d+", move).group()  # type: ignore[union-attr]
+            assert f"buy patch {patch} and sew it on where the dots show" in words, words
+            expect(page.locator(f'.offer-card.hinted[data-patch="{patch}"]')).to_have_count(1)
+    else:
+        assert words.startswith("Hint: advance."), words
     before = view(web_server, gid)
     page.click("#undo")
     wait_version_above(page, before["version"])

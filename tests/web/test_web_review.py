@@ -5,6 +5,7 @@ in the list, and at a slip the move played beside the better one; on a laptop an
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import httpx
@@ -73,6 +74,17 @@ def test_review_from_the_end_screen_chart_and_moves(page: Page, web_server: Serv
         page.get_attribute(f"#review-chart .point[data-ply='{target - 1}']", "cx") or "nan"
     )
     assert abs(cursor_x - point_x) < 0.01
+    # No figure of the review reads "-0%" or "-0": a share or a margin that rounds to
+    # nothing is 0, whatever its sign.
+    assert page.evaluate(
+        """async () => { const m = await import('/static/js/i18n.js');
+        return [m.percent(-0.001), m.percent(-0.0049), m.num(-0), m.rounded(-0.04)]; }"""
+    ) == ["0%", "0%", "0", 0]
+    for p in review["plies"]:
+        if p["class"] in ("inaccuracy", "mistake", "blunder"):
+            page.click(f"#review-moves li[data-ply='{p['ply']}'] button")
+            detail = page.locator("#review-detail").inner_text()
+            assert not re.search(r"[-−]0(%|\b)", detail), detail
     # At a slip: the move played beside the better one, each on the mover's quilt.
     slips = [p for p in review["plies"] if p["class"] in ("mistake", "blunder")]
     assert slips, "random moves make mistakes"
@@ -109,6 +121,11 @@ def test_review_on_a_phone_from_the_replay(browser: Browser, web_server: ServerP
         expect(page.locator("#review[data-ready='1']")).to_be_visible(timeout=60_000)
         page.tap("#review-chart .hit[data-ply='3']")
         assert caption_ply(page) == 3
+        # A phone has no arrow keys: the page speaks of taps.
+        replay = page.locator(".replay")
+        expect(replay).not_to_contain_text("Arrow keys")
+        expect(replay).not_to_contain_text("arrow keys")
+        expect(page.locator(".review-chart-box figcaption")).to_contain_text("tap a point")
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 390, f"the page is {width} px wide on a 390 px screen"
         slips = [

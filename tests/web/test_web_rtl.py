@@ -5,13 +5,26 @@ are kept in test-output/screenshots/."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from conftest import TIMEOUT_MS, advance, shot, start_game, wait_my_turn, watch_errors
+from conftest import TIMEOUT_MS, advance, shot, start_game, view, wait_my_turn, watch_errors
+from patchwork import i18n
 from server_fixtures import ServerProcess
+
+PERSIAN = "۰۱۲۳۴۵۶۷۸۹"
+
+
+def persian_digits(text: str) -> str:
+    return "".join(PERSIAN[int(c)] if c.isascii() and c.isdigit() else c for c in text)
+
+
+def ai_name_fa(level: int) -> str:
+    """The computer's name in Persian as the catalog gives it ("AI level 3")."""
+    return persian_digits(i18n.translator("fa").gettext("AI level {n}").replace("{n}", str(level)))
 
 
 @pytest.fixture
@@ -43,6 +56,23 @@ def label_boxes(page: Page, selector: str) -> dict[str, dict[str, float]]:
         selector,
     )
     return boxes
+
+
+# Where "(", "a1" and ")" of "(a1 is the top-left square)" lie across the page (x of each), and
+# whether a1 is isolated from the text around it.
+BRACKETS_JS = """() => {
+  const a1 = [...document.querySelectorAll('.howto bdi')].find(b => b.textContent === 'a1');
+  if (!a1) return {isolated: false};
+  const x = (node, i) => { const r = document.createRange(); r.setStart(node, i);
+    r.setEnd(node, i + 1); return r.getBoundingClientRect().x; };
+  let from = a1, to = a1;  // out of the <strong> around it, to the text with the brackets
+  while (!(from.previousSibling && from.previousSibling.nodeType === 3)) from = from.parentElement;
+  while (!(to.nextSibling && to.nextSibling.nodeType === 3)) to = to.parentElement;
+  const before = from.previousSibling, after = to.nextSibling;
+  return {isolated: getComputedStyle(a1).unicodeBidi === 'isolate',
+    open: x(before, before.data.lastIndexOf('(')), a1: a1.getBoundingClientRect().x,
+    close: x(after, after.data.indexOf(')'))};
+}"""
 
 
 def test_persian_page_is_right_to_left_with_an_unmirrored_board(
@@ -102,6 +132,19 @@ def test_the_persian_how_to_play_page(persian: Page, web_server: ServerProcess) 
     code = page.locator("code", has_text="17r90@c4")
     assert code.count() == 1
     assert code.evaluate("c => getComputedStyle(c).direction") == "ltr"
+    # Latin fragments are isolated, so brackets keep their places around them: "(a1 ...)"
+    # reads from the right, the bracket before a1; notation keeps to one line.
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        order = page.evaluate(BRACKETS_JS)
+        assert order["isolated"], order
+        assert order["open"] > order["a1"] > order["close"], order
+        split = page.evaluate(
+            "[...document.querySelectorAll('.howto code, .howto bdi')]"
+            ".filter(c => c.getClientRects().length > 1).map(c => c.textContent)"
+        )
+        assert split == [], split
+    page.set_viewport_size({"width": 1280, "height": 900})
     page.click("a[rel=home]")
     page.wait_for_url(f"{web_server.url}/")
     shot(page, "fa-howto")
@@ -132,8 +175,71 @@ def test_persian_digits_in_the_move_list_and_the_last_move_line(
         assert any(ch in "۰۱۲۳۴۵۶۷۸۹" for ch in codes[-1])
     line = page.locator("[data-last-move]")
     expect(line).to_have_attribute("data-ply", str(ai["ply"]))
-    expect(line).to_contain_text("سطح ۱")
+    expect(line).to_contain_text(ai_name_fa(1))
     said = line.inner_text()
     assert any(ch in "۰۱۲۳۴۵۶۷۸۹" for ch in said), said
     assert not any(ch in "0123456789" for ch in said), said
     shot(page, "fa-move-list", full_page=False)
+    # The hint: in words with Persian digits, its notation (the details) likewise.
+    page.click("#hint")
+    status = page.locator("#place-status")
+    expect(status).to_have_attribute("data-kind", "hint", timeout=90_000)
+    said = status.inner_text()
+    assert not any(ch in "0123456789" for ch in said), said
+    assert any(ch in PERSIAN for ch in said), said
+
+
+def resigned_game_against_the_ai(server: ServerProcess, name: str) -> str:
+    """A game against the AI (level 1) with a few moves, resigned: over, and reviewable."""
+    created = server.create(mode="ai", level=1, name=name, seed=9)
+    gid, token = created["game_id"], created["token"]
+    for _ in range(3):
+        for _ in range(200):
+            g = view(server, gid)
+            if g["to_move"] == 0:
+                break
+            time.sleep(0.05)
+        r = server.post(f"/api/games/{gid}/moves", {"move": "A", "version": g["version"]}, token)
+        assert r.status_code == 200, r.text
+    r = server.post(f"/api/games/{gid}/resign", None, token)
+    assert r.status_code == 200, r.text
+    return gid
+
+
+def test_the_persian_review_and_replay(persian: Page, web_server: ServerProcess) -> None:
+    page = persian
+    gid = resigned_game_against_the_ai(web_server, "سارا")
+    page.goto(f"{web_server.url}/play/{gid}?replay=1&review=1")
+    expect(page.locator("#review[data-ready='1']")).to_be_visible(timeout=60_000)
+    # The review's header names the players as the replay does, the AI in Persian too.
+    names = page.locator(".review-player .name").all_inner_texts()
+    assert names == ["سارا", ai_name_fa(1)], names
+    assert not any(ch in "0123456789" for n in names for ch in n), names
+    # Moves with Persian digits everywhere: the review's list, the detail, the caption.
+    codes = page.locator("#review-moves code").all_inner_texts()
+    assert codes and not any(ch in "0123456789" for c in codes for ch in c), codes
+    page.click("#review-moves li[data-ply='2'] button")
+    for where in ("#replay-caption", "#review-detail"):
+        text = page.locator(where).inner_text()
+        assert not any(ch in "0123456789" for ch in text), (where, text)
+    # No middle dot between figures: it reads as a Persian zero ("۶ · اشتباه" as "۶۰").
+    for where in (".review-player", ".figures-line", ".review-chart-box figcaption"):
+        for text in page.locator(where).all_inner_texts():
+            assert "·" not in text, (where, text)
+    # The slider runs right to left: the step arrows point that way, and so do the keys.
+    flipped = page.evaluate(
+        "[...document.querySelectorAll('.replay-controls .svg-icon')]"
+        ".every(s => getComputedStyle(s).transform === 'matrix(-1, 0, 0, 1, 0, 0)')"
+    )
+    assert flipped
+    prev = page.locator("#replay-prev").bounding_box()
+    nxt = page.locator("#replay-next").bounding_box()
+    assert prev and nxt and prev["x"] > nxt["x"], "next lies to the left, where the slider goes"
+    page.click("#replay-prev")  # position 1
+    page.locator("#replay-slider").focus()
+    at = int(page.input_value("#replay-slider"))
+    page.keyboard.press("ArrowLeft")
+    assert int(page.input_value("#replay-slider")) == at + 1
+    page.keyboard.press("ArrowRight")
+    assert int(page.input_value("#replay-slider")) == at
+    shot(page, "fa-review")

@@ -56,6 +56,26 @@ def said(turn: dict[str, Any]) -> str:
     return " ".join(turn_lines(t))
 
 
+def short(turns: list[dict[str, Any]]) -> str:
+    """Automa's turns after a move in one sentence, as the last-move line and the notice
+    give them: the patches it bought and where it is now."""
+    bought = [str(t["patch"]) for t in turns if t["patch"] is not None]
+    passes = len(turns) - len(bought)
+    space = turns[-1]["end"]
+    if not bought:
+        return f"Automa passed and moved to space {space}."
+    if len(bought) == 1:
+        patches = f"patch {bought[0]}"
+    elif len(bought) == 2:
+        patches = f"patches {bought[0]} and {bought[1]}"
+    else:
+        patches = "patches " + ", ".join(bought[:-1]) + f", and {bought[-1]}"
+    text = f"Automa bought {patches} and moved to space {space}."
+    if passes:
+        text += " It passed once too." if passes == 1 else f" It passed {passes} times too."
+    return text
+
+
 def start_solo(page: Page, server: ServerProcess, level: int, deck: str, seed: int) -> str:
     page.goto(f"{server.url}/?seed={seed}")
     page.check('input[name="mode"][value="solo"]')
@@ -115,11 +135,13 @@ def test_solo_from_the_start_page_on_a_laptop(
     g = view(web_server, gid)
     turns = g["history"][-1]["outcome"]["automa_turns"]
     assert turns, "the person bought first: Automa, behind, plays next"
-    line = page.locator("[data-last-move]")
-    expect(line.locator("[data-automa-turn]")).to_have_count(len(turns))
-    for shown, turn in zip(line.locator("[data-automa-turn]").all(), turns, strict=True):
-        expect(shown.locator(".words")).to_have_text(said(turn))
-    expect(page.locator(".toast")).to_contain_text(said(turns[-1]))
+    # In short in the last-move line and the notice, each turn's full sentences (the
+    # terminal app's) as its title; the screen reader hears those.
+    line = page.locator("[data-last-move] .automa-turns")
+    expect(line).to_have_attribute("data-automa-turns", str(len(turns)))
+    expect(line.locator(".words")).to_have_text(short(turns))
+    expect(line).to_have_attribute("title", "\n".join(said(t) for t in turns))
+    expect(page.locator(".toast")).to_have_text(short(turns))
     expect(page.locator(".move-list li.automa-move")).to_have_count(len(turns))
     expect(page.locator("#next-budget")).to_have_text(f"next budget: {g['automa']['next_budget']}")
     expect_automa_side(page, g)
@@ -154,10 +176,9 @@ def test_solo_on_a_phone_in_portuguese(browser: Browser, web_server: ServerProce
         finally:
             i18n.set_language("en")
         assert "Automa tirou" in expected[0]
-        shown = page.locator("[data-last-move] [data-automa-turn]")
-        expect(shown).to_have_count(len(turns))
-        for el, text in zip(shown.all(), expected, strict=True):
-            expect(el.locator(".words")).to_have_text(text)
+        shown = page.locator("[data-last-move] .automa-turns")
+        expect(shown).to_have_attribute("data-automa-turns", str(len(turns)))
+        expect(shown).to_have_attribute("title", "\n".join(expected))
         expect_automa_side(page, g)
         # Nothing wider than the phone; Automa's side below the table, in full.
         assert page.evaluate("document.documentElement.scrollWidth <= innerWidth + 1")
@@ -198,6 +219,10 @@ def test_the_end_of_a_solo_game_takes_automas_score_apart(
     expect(table.locator("caption")).to_contain_text("Automa (level 4, Master) scores")
     expect(table.locator("caption")).to_contain_text(f"= {g['scores'][1]}")
     expect(page.locator("#score-table tbody tr")).to_have_count(1)  # the person's row only
+    # Automa's side says its final score, not "Score now".
+    side = page.locator(".end-automa .figures")
+    expect(side).to_contain_text("Final score")
+    expect(side).not_to_contain_text("Score now")
     expect(page.locator("#review-link")).to_have_count(1)
     winner = g["result"]["winner"]
     expect(page.locator("#end-title")).to_have_text("Automa wins." if winner == 1 else "You win!")
@@ -216,3 +241,67 @@ def test_the_end_of_a_solo_game_takes_automas_score_apart(
     expect(page.locator("#review-moves li")).to_have_count(len(g["history"]))
     expect(page.locator("#review-chart .point")).to_have_count(len(g["history"]) + 1)
     shot(page, "solo-review")
+
+
+def two_automa_turns(server: ServerProcess) -> tuple[int, str, list[str]]:
+    """A seed and a first buy after which Automa plays two turns in a row (it stays behind
+    after its first), found on games thrown away."""
+    for seed in range(1, 40):
+        g = server.create(mode="solo", seed=seed, rules={"solo": {"level": 1, "deck": "normal"}})
+        spots = placements(g["game"])
+        tried: set[str] = set()
+        for move in sorted(spots, key=lambda m: -len(spots[m])):
+            patch = move.split("r")[0].split("f")[0]
+            if patch in tried:
+                continue
+            tried.add(patch)
+            trial = server.create(
+                mode="solo", seed=seed, rules={"solo": {"level": 1, "deck": "normal"}}
+            )
+            r = server.post(
+                f"/api/games/{trial['game_id']}/moves",
+                {"move": move, "version": trial["game"]["version"]},
+                trial["token"],
+            )
+            assert r.status_code == 200, r.text
+            if len(r.json()["game"]["history"][-1]["outcome"]["automa_turns"]) >= 2:
+                return seed, move, spots[move]
+    raise AssertionError("no first move found after which Automa plays twice")
+
+
+def test_two_automa_turns_take_one_line(
+    page: Page, web_server: ServerProcess, english: None
+) -> None:
+    seed, move, squares = two_automa_turns(web_server)
+    created = web_server.create(
+        mode="solo", seed=seed, rules={"solo": {"level": 1, "deck": "normal"}}
+    )
+    gid, token = created["game_id"], created["token"]
+    page.set_viewport_size({"width": 1366, "height": 900})
+    seat = json.dumps({"token": token, "seat": 0})
+    page.add_init_script(f"localStorage.setItem('patchwork.seat.{gid}', {json.dumps(seat)})")
+    page.goto(f"{web_server.url}/play/{gid}")
+    expect(page.locator("#headline")).to_have_text("Your turn")
+    drag_move(page, move, squares)
+    wait_version_above(page, created["game"]["version"])
+    g = view(web_server, gid)
+    turns = g["history"][-1]["outcome"]["automa_turns"]
+    assert len(turns) >= 2
+    line = page.locator("[data-last-move] .automa-turns")
+    expect(line).to_have_attribute("data-automa-turns", str(len(turns)))
+    expect(line.locator(".words")).to_have_text(short(turns))
+    notice = page.locator(".toast")
+    expect(notice).to_have_text(short(turns))
+    # Automa's turns take one line of the turn bar, the notice two at most, and the offer
+    # stays in view under the quilt: nothing is pushed below the fold.
+    one = page.evaluate(
+        "e => parseFloat(getComputedStyle(e).fontSize) * 1.6", line.element_handle()
+    )
+    box = line.bounding_box()
+    assert box is not None and box["height"] <= one, (box, one)
+    nbox = notice.bounding_box()
+    assert nbox is not None and nbox["height"] <= 4.2 * 16, nbox
+    offer = page.locator(".offer-box").bounding_box()
+    assert offer is not None and offer["y"] + offer["height"] <= 900, offer
+    assert page.evaluate("document.documentElement.scrollHeight <= innerHeight + 1")
+    shot(page, "solo-two-turns", full_page=False)

@@ -68,7 +68,8 @@ def howto_page(lang: str) -> str | None:
     back = t.gettext("Back to the game")
     brand = t.gettext("Patchwork")
     arrow = "→" if i18n.direction(lang) == "rtl" else "←"
-    others = " · ".join(
+    # (In Persian "·" reads as the digit zero: its own comma there.)
+    others = ("، " if i18n.direction(lang) == "rtl" else " · ").join(
         f'<a href="/howto/{code}" hreflang="{code}" lang="{code}">{html.escape(name)}</a>'
         for code, name in ((c, i18n.language_name(c)) for c in i18n.available_languages())
         if code != lang

@@ -13,6 +13,7 @@ import { GameScreen } from "./game.js";
 import { ReplayScreen } from "./replay.js";
 import { renderStart } from "./start.js";
 import { installDefs } from "./svg.js";
+import { hidePatchZoom } from "./circle.js";
 import { setBoardSize } from "./shapes.js";
 import { h, setupLiveRegions, fatal, errorText, toast } from "./ui.js";
 
@@ -119,6 +120,7 @@ async function show() {
   // Messages about the screen being left would only confuse the next one.
   const toasts = document.getElementById("toasts");
   if (toasts) toasts.replaceChildren();
+  hidePatchZoom();
   const app = document.getElementById("app");
   const main = h("main", { id: "main", tabindex: "-1" });
   app.replaceChildren(

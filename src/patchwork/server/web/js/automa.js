@@ -3,7 +3,7 @@
 // the terminal app's sentences (patchwork/tui/solo.py: the same msgids, so the same
 // translations), and shows only what the person may know (never the deck's order).
 
-import { _, fmt, ngettext, num } from "./i18n.js";
+import { _, currentLanguage, fmt, ngettext, num, sep } from "./i18n.js";
 import { patchSvg, specialSvg } from "./pieces.js";
 import { h } from "./ui.js";
 
@@ -61,7 +61,7 @@ function columnWord(column) {
 // The start page's short line about a level: what Automa counts and where its marker lies.
 export function levelLine(info) {
   return fmt(_("Counts {columns}"), { columns: info.scores.map(columnWord).join(" + ") }) +
-    " · " + fmt(_("7x7 marker on space {space}"), { space: info.marker });
+    sep() + fmt(_("7x7 marker on space {space}"), { space: info.marker });
 }
 
 // A turn in a few words, for the list of moves.
@@ -69,6 +69,31 @@ export function turnShort(turn) {
   return turn.patch === null
     ? fmt(_("drew {budget}: passed"), { budget: turn.card.budget })
     : fmt(_("drew {budget}: patch {id}"), { budget: turn.card.budget, id: turn.patch });
+}
+
+// Automa's turns after a move in one short sentence, however many there were (the last-move
+// line and the notice): the patches it bought and where it is now ("Automa bought patches 29,
+// 2 and 6 and moved to space 7."). Each turn in full is the terminal app's (turnLines).
+export function turnsCompact(turns) {
+  const bought = turns.filter((t) => t.patch !== null).map((t) => t.patch);
+  const passes = turns.length - bought.length;
+  const space = turns[turns.length - 1].end;
+  if (!bought.length) return fmt(_("Automa passed and moved to space {space}."), { space });
+  const text = fmt(ngettext("Automa bought patch {patches} and moved to space {space}.",
+    "Automa bought patches {patches} and moved to space {space}.", bought.length),
+  { patches: list(bought.map(num)), space });
+  if (!passes) return text;
+  const passed = ngettext("It passed once too.", "It passed {n} times too.", passes);
+  return `${text} ${passed}`;
+}
+
+// "29, 2 and 6" in the page's language.
+function list(items) {
+  try {
+    return new Intl.ListFormat(currentLanguage(), { type: "conjunction" }).format(items);
+  } catch {
+    return items.join(", ");
+  }
 }
 
 // A filter of a card, in a few words (the card's faces show them as icons).
@@ -151,7 +176,8 @@ export function automaPanel(g, meta, { ended = false } = {}) {
   const figures = h("dl", { class: "figures" }, [
     h("div", {}, [h("dt", { text: _("Buttons") }), h("dd", { class: "buttons-count", text: num(a.buttons) })]),
     h("div", {}, [h("dt", { text: _("Space") }), h("dd", { text: num(a.position) })]),
-    h("div", {}, [h("dt", { text: _("Score now") }), h("dd", { class: "score", text: num(g.scores[AUTOMA]) })]),
+    h("div", {}, [h("dt", { text: ended ? _("Final score") : _("Score now") }),
+      h("dd", { class: "score", text: num(g.scores[AUTOMA]) })]),
   ]);
   const facts = [h("span", { class: "tag", text: deckName(a.deck) })];
   if (g.bonus_owner === AUTOMA) {

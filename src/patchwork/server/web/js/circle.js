@@ -1,6 +1,8 @@
 // The circle as the real table has it: the patches still in play laid out in an oval
 // around the time board, clockwise from the neutral token, the ones on offer marked, each
 // with its cost, time and income as icons and figures (the legend says which is which).
+// The patches are small there: each is shown large on hover, on focus (the circle is one
+// stop of the Tab key; the arrow keys go from patch to patch) and on a long press.
 
 import { _, fmt, num } from "./i18n.js";
 import { icon } from "./icons.js";
@@ -76,7 +78,10 @@ export function patchItem(patch, offerNo = null, attrs = {}) {
 }
 
 // The ring's items in `ring` (absolutely placed) around `centre` (the time board's box).
+// One patch takes the Tab key's stop (the one that had it, else the first on offer).
 export function renderCircle(ring, { circle, patches, offered, aspect = 1.12 }) {
+  const focused = ring.contains(document.activeElement) ? document.activeElement.dataset.patch : null;
+  const current = focused || (ring.querySelector('[tabindex="0"]') || {}).dataset?.patch;
   const n = circle.length + 1;
   const pts = ovalPoints(n, 44.5, 45.5, aspect);
   const items = [h("li", { class: "ring-item neutral", style: `left:${pts[0][0]}%;top:${pts[0][1]}%`,
@@ -85,7 +90,129 @@ export function renderCircle(ring, { circle, patches, offered, aspect = 1.12 }) 
   ])];
   circle.forEach((id, i) => {
     const [x, y] = pts[i + 1];
-    items.push(patchItem(patches[id], i < offered ? i + 1 : null, { style: `left:${x}%;top:${y}%` }));
+    items.push(patchItem(patches[id], i < offered ? i + 1 : null, { style: `left:${x}%;top:${y}%`,
+      tabindex: "-1" }));
   });
   ring.replaceChildren(...items);
+  const stop = (current && ring.querySelector(`[data-patch="${current}"]`)) ||
+    ring.querySelector(".offered") || ring.querySelector("[data-patch]");
+  if (stop) stop.setAttribute("tabindex", "0");
+  if (focused && stop) stop.focus({ preventScroll: true });
+}
+
+// -- a patch shown large ------------------------------------------------------------------
+
+const LONG_PRESS_MS = 450;
+let zoom = null;
+
+function zoomBox() {
+  if (!zoom || !zoom.isConnected) {
+    zoom = h("div", { class: "patch-zoom", id: "patch-zoom", "aria-hidden": "true", hidden: true });
+    document.body.append(zoom);
+  }
+  return zoom;
+}
+
+// The picture of `patch` beside `item`: its shape large, its cost, time and income in
+// figures and words. It takes no pointer events, so it never stands in the way.
+export function showPatchZoom(item, patch) {
+  const box = zoomBox();
+  const fact = (kind, word, n) => h("div", { class: `zoom-fact ${kind}` }, [
+    icon(kind), h("strong", { text: num(n) }), h("span", { text: word })]);
+  box.replaceChildren(
+    h("div", { class: "zoom-shape" }, [patchSvg(patch, 0, 24)]),
+    h("div", { class: "zoom-facts" }, [
+      fact("cost", _("Cost"), patch.buttons),
+      fact("time", _("Time"), patch.time),
+      fact("income", _("Income"), patch.income),
+    ]),
+  );
+  box.dataset.patch = String(patch.patch);
+  box.hidden = false;
+  // Above the item where there is room, else below; always inside the window.
+  const r = item.getBoundingClientRect();
+  const b = box.getBoundingClientRect();
+  const gap = 8;
+  let top = r.top - b.height - gap;
+  if (top < gap) top = Math.min(r.bottom + gap, innerHeight - b.height - gap);
+  const left = Math.max(gap, Math.min(innerWidth - b.width - gap, r.left + r.width / 2 - b.width / 2));
+  box.style.top = `${Math.max(gap, top)}px`;
+  box.style.left = `${left}px`;
+}
+
+export function hidePatchZoom() {
+  if (zoom) zoom.hidden = true;
+}
+
+// Shows the patches of `container` (items with data-patch) large on hover (a mouse or a
+// pen), on keyboard focus and on a long press of a finger; the arrow keys, Home and End
+// move the focus from patch to patch. `patches`: /api/meta's.
+export function installPatchZoom(container, patches) {
+  const itemOf = (e) => {
+    const item = e.target.closest && e.target.closest("[data-patch]");
+    return item && container.contains(item) ? item : null;
+  };
+  const show = (item) => {
+    const patch = patches[Number(item.dataset.patch)];
+    if (patch) showPatchZoom(item, patch);
+  };
+  let press = null;
+  const endPress = () => {
+    if (press) clearTimeout(press.timer);
+    if (press && press.shown) hidePatchZoom();
+    press = null;
+  };
+  container.addEventListener("pointerover", (e) => {
+    const item = itemOf(e);
+    if (item && e.pointerType !== "touch") show(item);
+  });
+  container.addEventListener("pointerout", (e) => {
+    const item = itemOf(e);
+    if (item && e.pointerType !== "touch" && !item.contains(e.relatedTarget)) hidePatchZoom();
+  });
+  container.addEventListener("pointerdown", (e) => {
+    const item = itemOf(e);
+    if (!item || e.pointerType !== "touch") return;
+    endPress();
+    press = { x: e.clientX, y: e.clientY, shown: false,
+      timer: setTimeout(() => {
+        if (!press) return;
+        press.shown = true;
+        show(item);
+      }, LONG_PRESS_MS) };
+  });
+  container.addEventListener("pointermove", (e) => {
+    if (press && Math.hypot(e.clientX - press.x, e.clientY - press.y) > 10) endPress();
+  });
+  for (const type of ["pointerup", "pointercancel"]) container.addEventListener(type, endPress);
+  // A long press must not open the browser's menu over the patch.
+  container.addEventListener("contextmenu", (e) => {
+    if (itemOf(e)) e.preventDefault();
+  });
+  container.addEventListener("focusin", (e) => {
+    const item = itemOf(e);
+    if (item && item.matches(":focus-visible")) show(item); // the keyboard's focus, not a tap's
+  });
+  container.addEventListener("focusout", (e) => {
+    if (!container.contains(e.relatedTarget)) hidePatchZoom();
+  });
+  container.addEventListener("keydown", (e) => {
+    const item = itemOf(e);
+    if (!item) return;
+    if (e.key === "Escape") {
+      hidePatchZoom();
+      return;
+    }
+    const all = [...container.querySelectorAll("[data-patch]")];
+    const i = all.indexOf(item);
+    const to = { ArrowRight: i + 1, ArrowDown: i + 1, ArrowLeft: i - 1, ArrowUp: i - 1,
+      Home: 0, End: all.length - 1 }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    const next = all[Math.max(0, Math.min(all.length - 1, to))];
+    item.setAttribute("tabindex", "-1");
+    next.setAttribute("tabindex", "0");
+    next.focus();
+  });
+  window.addEventListener("scroll", hidePatchZoom, { passive: true });
 }

@@ -1,7 +1,7 @@
 // The end of a game: who won and why, each score taken apart as the engine counted it
 // (buttons, the bonus tile, the empty squares' penalty), the tie-break, and what next.
 
-import { _, currentLanguage, fmt, ngettext, num } from "./i18n.js";
+import { _, currentLanguage, fmt, ngettext, num, sentence } from "./i18n.js";
 import { clearNotices, h } from "./ui.js";
 import { icon } from "./icons.js";
 import { QuiltView, piecesBySeat } from "./quilt.js";
@@ -57,6 +57,10 @@ function ratingChanges(g, screen) {
 }
 
 function termination(g, screen) {
+  return sentence(terminationWords(g, screen));
+}
+
+function terminationWords(g, screen) {
   const r = g.result;
   const loser = r.winner === null ? null : 1 - r.winner;
   switch (r.termination) {
@@ -70,6 +74,16 @@ function termination(g, screen) {
     default:
       return _("Both time tokens reached the centre of the time board.");
   }
+}
+
+// A finished quilt's caption: the crown for the winner, the name and the points (each kept
+// whole: on a phone one under the other, never "level / 3 · 25 / points"), and the 7×7 bonus
+// in words where the quilt holds it.
+function caption(g, seat, won, name, bonus) {
+  return h("figcaption", {}, [won ? icon("star", { cls: "crown" }) : null,
+    h("strong", { class: "end-name" }, [h("bdi", {}, [name])]),
+    h("span", { class: "end-score", text: fmt(ngettext("{n} point", "{n} points", g.scores[seat]), {}) }),
+    bonus ? h("span", { class: "tag bonus-tag", text: _("7×7 bonus") }) : null]);
 }
 
 export function renderEnd(screen, slot) {
@@ -144,18 +158,13 @@ export function renderEnd(screen, slot) {
     q.describe(screen.plainName(seat), g.players[seat].empty_squares);
     const won = g.result.winner === seat;
     return h("figure", { class: "end-quilt" + (won ? " winner" : ""), "data-seat": String(seat) }, [
-      h("figcaption", {}, [won ? icon("star", { cls: "crown" }) : null,
-        h("strong", {}, [nameOrLink(g, seat, screen)]),
-        h("span", { class: "end-score", text: fmt(ngettext("{n} point", "{n} points", g.scores[seat]), {}) })]),
-      q.svg,
+      caption(g, seat, won, nameOrLink(g, seat, screen), g.bonus_owner === seat), q.svg,
     ]);
   });
   if (solo) {
     const won = g.result.winner === 1;
     quilts.push(h("figure", { class: "end-quilt end-automa" + (won ? " winner" : ""), "data-seat": "1" }, [
-      h("figcaption", {}, [won ? icon("star", { cls: "crown" }) : null,
-        h("strong", { text: screen.plainName(1) }),
-        h("span", { class: "end-score", text: fmt(ngettext("{n} point", "{n} points", g.scores[1]), {}) })]),
+      caption(g, 1, won, screen.plainName(1), false),
       automaPanel(g, screen.meta, { ended: true }),
     ]));
   }

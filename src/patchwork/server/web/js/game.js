@@ -4,26 +4,25 @@
 // websocket and says aloud what changed.
 
 import { api } from "./api.js";
-import { _, digits, fmt, ngettext, num } from "./i18n.js";
+import { _, digits, fmt, ngettext, num, sentence } from "./i18n.js";
 import { Placement } from "./placement.js";
 import { patchFacts, patchLabel, patchSvg, specialSvg } from "./pieces.js";
 import { QuiltView, piecesBySeat } from "./quilt.js";
 import { GameSocket } from "./socket.js";
-import { loadPrefs, loadSeat, savePrefs, saveSeat, Store } from "./store.js";
+import { askBeforeAdvancing, loadPrefs, loadSeat, savePrefs, saveSeat, Store } from "./store.js";
 import { renderTimeBoard, spaceCentre, tokenShape } from "./timeboard.js";
-import { h, announce, toast, confirmDialog, fatal, errorText } from "./ui.js";
+import { h, announce, toast, confirmDialog, fatal, errorText, touchScreen } from "./ui.js";
 import { seatName } from "./names.js";
 import { svgRoot } from "./svg.js";
 import { movePatch } from "./shapes.js";
 import { renderEnd } from "./endscreen.js";
 import { legend, renderCircle } from "./circle.js";
-import { AUTOMA, automaPanel, turnLines, turnShort } from "./automa.js";
+import { AUTOMA, automaPanel, turnLines, turnShort, turnsCompact } from "./automa.js";
 import { ratingText, refreshAccount } from "./account.js";
+import { icon } from "./icons.js";
+import { installPatchZoom } from "./circle.js";
 
-// A touch screen without a mouse: instructions speak of fingers, not of keys.
-export function touchScreen() {
-  return window.matchMedia("(pointer: coarse)").matches && !window.matchMedia("(pointer: fine)").matches;
-}
+export { touchScreen };
 
 function seatToken(seat) {
   const svg = svgRoot("0 0 10 10", { class: "seat-token", width: 18, height: 18,
@@ -68,6 +67,7 @@ export class GameScreen {
     clearInterval(this.tick);
     clearTimeout(this.ratingsTimer);
     window.removeEventListener("online", this.onOnline);
+    if (this.onDocumentClick) document.removeEventListener("click", this.onDocumentClick);
     this.placement.destroy();
     if (this.socket) this.socket.close();
   }
@@ -198,6 +198,7 @@ export class GameScreen {
       closed: "",
     };
     badge.textContent = words[status] || "";
+    badge.title = words[status] || "";
     badge.dataset.status = status;
     if (status === "offline") announce(words.offline);
   }
@@ -290,7 +291,7 @@ export class GameScreen {
   }
 
   // Names as every front end gives them: a person by the name they gave, else "Player N" by
-  // seat; the computer by its level ("level 3", as the terminal app says); "(you)" is added
+  // seat; the computer by its level ("AI level 3", everywhere in the page); "(you)" is added
   // where it matters (name()), and sentences about you have their own words ("Your turn").
   plainName(seat) {
     const info = this.store.game.seats[seat];
@@ -304,22 +305,23 @@ export class GameScreen {
       const text = this.moveWords(entry);
       if (!this.seats.includes(entry.seat) || game.mode === "local") announce(text);
       // Solo: what Automa did after the move, said like any opponent's move.
+      // The screen reader hears the terminal app's sentences; the notice (like the last-move
+      // line) says the turns in short, one line however many there were.
       const turns = entry.outcome.automa_turns || [];
       if (turns.length) {
-        const said = turns.map((t) => turnLines(t).join(" ")).join(" ");
-        announce(said);
-        toast(said, "info", 9000);
+        announce(turns.map((t) => turnLines(t).join(" ")).join(" "));
+        toast(turnsCompact(turns), "info", 6000);
       }
     }
     if (fresh.length) this.showLastMove(fresh[fresh.length - 1]);
     this.animateMoves(fresh, previous);
     if (game.pending_specials > previous.pending_specials && game.to_move !== null) {
-      toast(fmt(_("{name} takes a special patch: place it on any empty square."),
-        { name: this.plainName(game.to_move) }), "good", 7000);
+      toast(sentence(fmt(_("{name} takes a special patch: place it on any empty square."),
+        { name: this.plainName(game.to_move) })), "good", 7000);
     }
     if (previous.bonus_owner === null && game.bonus_owner !== null) {
-      toast(fmt(_("{name} has filled a 7×7 square and takes the bonus tile: +{points} points!"),
-        { name: this.plainName(game.bonus_owner), points: this.meta.bonus_points }), "good", 8000);
+      toast(sentence(fmt(_("{name} has filled a 7×7 square and takes the bonus tile: +{points} points!"),
+        { name: this.plainName(game.bonus_owner), points: this.meta.bonus_points })), "good", 8000);
     }
     if (game.history.length < previous.history.length) {
       announce(_("Moves taken back."));
@@ -327,7 +329,8 @@ export class GameScreen {
       else this.els.lastMove.replaceChildren();
     }
     if (previous.status === "waiting" && game.status === "active") {
-      toast(fmt(_("{name} has joined. The game begins!"), { name: this.plainName(game.seats.findIndex((s, i) => !this.seats.includes(i))) }), "good");
+      toast(sentence(fmt(_("{name} has joined. The game begins!"),
+        { name: this.plainName(game.seats.findIndex((s, i) => !this.seats.includes(i))) })), "good");
     }
     if (previous.status !== "finished" && game.status === "finished") {
       announce(this.resultHeadline(game));
@@ -372,7 +375,7 @@ export class GameScreen {
         o.specials_won), { name: who }));
     }
     if (o.bonus_won) parts.push(fmt(_("{name} won the 7×7 bonus."), { name: who }));
-    return parts.join(" ");
+    return sentence(parts.join(" "));
   }
 
   showLastMove(entry) {
@@ -381,11 +384,18 @@ export class GameScreen {
       seatToken(entry.seat),
       h("span", { class: "words", text: " " + this.moveWords(entry) }),
       h("span", { class: "details", dir: "ltr", text: digits(entry.move) }),
-      ...turns.map((t) => h("span", { class: "automa-turn", "data-automa-turn": "" }, [
-        seatToken(AUTOMA), h("span", { class: "words", text: " " + turnLines(t).join(" ") })])),
+      ...(turns.length ? [this.automaTurns(turns)] : []),
     );
     this.els.lastMove.dataset.seat = String(entry.seat);
     this.els.lastMove.dataset.ply = String(entry.ply);
+  }
+
+  // Automa's turns after a move, in one short sentence ("Automa bought patches 29 and 2 and
+  // moved to space 3."); the terminal app's full sentences of each turn as its title.
+  automaTurns(turns) {
+    return h("span", { class: "automa-turns", "data-automa-turns": String(turns.length),
+      title: turns.map((t) => turnLines(t).join(" ")).join("\n") },
+    [seatToken(AUTOMA), h("span", { class: "words", text: " " + turnsCompact(turns) })]);
   }
 
   // What the other player just did, shown: the patch travels from the circle to their quilt
@@ -465,6 +475,7 @@ export class GameScreen {
     ]);
     // The table: the circle of patches laid out around the time board, as on a real table.
     this.els.ring = h("ol", { class: "ring", "aria-labelledby": "circle-title" });
+    installPatchZoom(this.els.ring, this.meta.patches);
     this.els.tableBox = h("section", { class: "card table-box", "aria-labelledby": "circle-title" }, [
       h("div", { class: "table-head" }, [
         h("h2", { id: "circle-title", text: _("The circle and the time board") }), legend()]),
@@ -532,9 +543,9 @@ export class GameScreen {
       ? fmt(_("{name}: place your special patch"), { name: this.plainName(active) })
       : _("Your turn: place your special patch");
     else if (active !== null) headline = g.mode === "local"
-      ? fmt(_("{name}'s turn"), { name: this.plainName(active) }) : _("Your turn");
+      ? sentence(fmt(_("{name}'s turn"), { name: this.plainName(active) })) : _("Your turn");
     else if (g.seats[g.to_move].kind === "ai") headline = _("The computer is thinking…");
-    else headline = fmt(_("{name}'s turn"), { name: this.plainName(g.to_move) });
+    else headline = sentence(fmt(_("{name}'s turn"), { name: this.plainName(g.to_move) }));
     const turnSeat = g.status === "active" ? g.to_move : null;
     const buttons = [];
     const mine = this.seats.length > 0;
@@ -559,6 +570,7 @@ export class GameScreen {
     if (mine && g.status === "active") {
       buttons.push(h("button", { type: "button", id: "resign", class: "quiet",
         onclick: () => this.resign() }, [_("Resign")]));
+      buttons.push(this.settingsMenu());
     }
     const claimable = this.presence && g.mode === "online" && g.status === "active" && mine &&
       this.presence.seats.some((s) => !this.seats.includes(s.seat) && s.claimable);
@@ -579,6 +591,41 @@ export class GameScreen {
     if (this.socket) this.onConnection(this.socket.open ? "online" : "offline");
   }
 
+  // The game's settings: a menu behind a button of the turn bar, kept across updates (so it
+  // stays open while the game goes on). For now: whether advancing asks first.
+  settingsMenu() {
+    if (!this.els.settings) {
+      const ask = h("input", { type: "checkbox", id: "ask-advance" });
+      ask.addEventListener("change", () => savePrefs({ confirmAdvance: ask.checked }));
+      const menu = h("details", { class: "game-settings", id: "game-settings" }, [
+        h("summary", { id: "settings-button", title: _("Settings"), "aria-label": _("Settings") },
+          [icon("gear")]),
+        h("div", { class: "settings-panel" }, [
+          h("label", { class: "check" }, [ask, h("span", { text: _("Ask before advancing") })]),
+        ]),
+      ]);
+      menu.addEventListener("toggle", () => {
+        if (menu.open) ask.checked = askBeforeAdvancing();
+      });
+      menu.addEventListener("keydown", (e) => {
+        if (e.key === "Escape" && menu.open) {
+          e.stopPropagation();
+          menu.open = false;
+          menu.querySelector("summary").focus();
+        }
+      });
+      // A click elsewhere closes it, as the header's account menu.
+      this.onDocumentClick = (e) => {
+        if (menu.open && !menu.contains(e.target)) menu.open = false;
+      };
+      document.addEventListener("click", this.onDocumentClick);
+      this.els.settings = menu;
+      this.els.askAdvance = ask;
+    }
+    this.els.askAdvance.checked = askBeforeAdvancing();
+    return this.els.settings;
+  }
+
   resultHeadline(g) {
     const r = g.result;
     if (!r) return _("Game over");
@@ -586,8 +633,8 @@ export class GameScreen {
     const you = this.seats.includes(r.winner) && g.mode !== "local";
     const lost = !you && this.seats.length === 1 && g.mode !== "local";
     if (you) return _("You win!");
-    if (lost) return fmt(_("{name} wins."), { name: this.plainName(r.winner) });
-    return fmt(_("{name} wins!"), { name: this.plainName(r.winner) });
+    if (lost) return sentence(fmt(_("{name} wins."), { name: this.plainName(r.winner) }));
+    return sentence(fmt(_("{name} wins!"), { name: this.plainName(r.winner) }));
   }
 
   renderInvite() {
@@ -670,6 +717,7 @@ export class GameScreen {
           h("h2", { class: "player-name" }, [this.nameTag(seat)]),
           this.ratingTag(seat),
           seatInfo.kind === "ai" ? h("span", { class: "tag", text: _("the computer") }) : null,
+          g.bonus_owner === seat ? h("span", { class: "tag bonus-tag", text: _("has the 7×7 bonus tile") }) : null,
           moving ? h("span", { class: "tag turn-tag", text: _("to move") }) : null,
           away ? h("span", { class: "tag away", text: _("away") }) : null,
           seatInfo.kind === "human" ? h("span", { class: "clock", "data-seat": String(seat) }) : null,
@@ -678,7 +726,8 @@ export class GameScreen {
           h("div", {}, [h("dt", { text: _("Buttons") }), h("dd", { class: "buttons-count", text: num(p.buttons) })]),
           h("div", {}, [h("dt", { text: _("Income") }), h("dd", { text: num(p.income) })]),
           h("div", {}, [h("dt", { text: _("Space") }), h("dd", { text: num(p.position) })]),
-          h("div", {}, [h("dt", { text: _("Score now") }), h("dd", { class: "score", text: num(g.scores[seat]) })]),
+          h("div", {}, [h("dt", { text: g.status === "finished" ? _("Final score") : _("Score now") }),
+            h("dd", { class: "score", text: num(g.scores[seat]) })]),
         ]),
         boardBox,
       );
@@ -804,18 +853,20 @@ export class GameScreen {
     } else {
       g.offer.forEach((o, i) => {
         const can = active !== null && o.buyable;
+        // The offer's `buyable` is the player to move's: it is shown on that player's own
+        // turn only, never under the quilt of the one who waits for the other to move.
+        const unbuyable = active !== null && !o.buyable;
         let why = "";
-        const mover = g.to_move;
-        if (!o.buyable && mover !== null && g.status === "active") {
-          why = g.players[mover].buttons < o.buttons
-            ? fmt(_("Too dear: {have} buttons to spend"), { have: g.players[mover].buttons })
+        if (unbuyable) {
+          why = g.players[active].buttons < o.buttons
+            ? fmt(_("Too dear: {have} buttons to spend"), { have: g.players[active].buttons })
             : _("Fits nowhere on the quilt");
         }
         const card = h("button", {
           type: "button",
-          // Striped and labelled when the player to move cannot buy it; merely inert when
-          // it is not this browser's turn.
-          class: "offer-card" + (o.buyable ? "" : " dimmed") + (can ? "" : " inert"),
+          // Striped and labelled when this player, to move, cannot buy it; merely inert
+          // when it is not this browser's turn.
+          class: "offer-card" + (unbuyable ? " dimmed" : "") + (can ? "" : " inert"),
           "data-patch": String(o.patch),
           "aria-pressed": "false",
           "aria-disabled": can ? null : "true",
@@ -859,6 +910,9 @@ export class GameScreen {
   renderMoves() {
     const g = this.store.game;
     const list = this.els.moveList;
+    const follow = !this.movesShown || list.scrollTop + list.clientHeight >= list.scrollHeight - 4 ||
+      g.history.length !== this.movesShown;
+    this.movesShown = g.history.length;
     list.replaceChildren(...g.history.flatMap((m) => [h("li", { "data-seat": String(m.seat) }, [
       seatToken(m.seat),
       h("span", { class: "who", text: this.plainName(m.seat) }),
@@ -870,6 +924,30 @@ export class GameScreen {
       h("span", { class: "muted", text: turnShort(t) }),
     ]))]));
     if (!g.history.length) list.replaceChildren(h("li", { class: "muted empty", text: _("No moves yet.") }));
+    if (follow) this.scrollMovesToEnd();
+  }
+
+  // The last move in view at the bottom of the list, and never half a line at its top: the
+  // list scrolls to the first whole line that leaves the last one in view (app.css gives it
+  // a line's room below the last).
+  scrollMovesToEnd() {
+    const list = this.els.moveList;
+    const items = list.children;
+    if (!items.length) return;
+    const top = list.getBoundingClientRect().top + list.clientTop - list.scrollTop;
+    const last = items[items.length - 1].getBoundingClientRect();
+    const end = last.bottom - top - list.clientHeight;
+    if (end <= 0) {
+      list.scrollTop = 0;
+      return;
+    }
+    for (const li of items) {
+      const at = li.getBoundingClientRect().top - top;
+      if (at >= end - 0.5) {
+        list.scrollTop = Math.floor(at);
+        return;
+      }
+    }
     list.scrollTop = list.scrollHeight;
   }
 
@@ -934,10 +1012,16 @@ export class GameScreen {
     toast(reason, "warn", 6000, details);
   }
 
+  // Advancing asks first while the player is new to the page (its first 3 games), then not
+  // (Undo takes a move back); the game's settings say which (store.js keeps the choice).
   async confirmAdvance() {
     const g = this.store.game;
     const a = g.advance;
     if (!a) return;
+    if (!askBeforeAdvancing()) {
+      this.sendMove("A");
+      return;
+    }
     let body = fmt(ngettext("You move to space {space} and receive {n} button.",
       "You move to space {space} and receive {n} buttons.", a.buttons), { space: a.position });
     if (a.specials) {
@@ -954,17 +1038,25 @@ export class GameScreen {
       toast(fmt(_("No hint: {reason}"), { reason: errorText(reply) }), "error");
       return;
     }
+    // In words, as the move list and the terminal say moves; the notation as the details.
     const pct = Math.round(reply.win_probability * 100);
-    const text = reply.move === "A"
-      ? fmt(_("Hint: advance. Your chance of winning: {pct}%"), { pct })
-      : fmt(_("Hint: {move}. Your chance of winning: {pct}%"), { move: reply.move, pct });
+    let text;
+    if (reply.move === "A") {
+      text = fmt(_("Hint: advance. Your chance of winning: {pct}%"), { pct });
+    } else if (reply.move.startsWith("S@")) {
+      text = fmt(_("Hint: sew the special patch on {square}. Your chance of winning: {pct}%"),
+        { square: reply.move.slice(2), pct });
+    } else {
+      text = fmt(_("Hint: buy patch {patch} and sew it on where the dots show. Your chance of winning: {pct}%"),
+        { patch: movePatch(reply.move), pct });
+    }
     const seat = this.activeSeat();
     if (seat !== null && reply.squares && reply.squares.length) {
       this.quilts[seat].showOverlay(reply.squares, "hint");
     }
     const card = this.els.tray.querySelector(`[data-patch="${movePatch(reply.move)}"]`);
     if (card) card.classList.add("hinted");
-    this.setStatus(text, "hint");
+    this.setStatus(text, "hint", reply.move === "A" ? "" : digits(reply.move));
     announce(text);
   }
 

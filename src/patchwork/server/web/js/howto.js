@@ -62,7 +62,39 @@ function placement(meta) {
 
 const PICTURES = { offer, timeboard, placement };
 
+// On a right-to-left page every Latin fragment of the text (a square "a1", a move "S@e5",
+// "A") is isolated in a <bdi>, so that it never pulls the brackets and punctuation around
+// it to its own direction; code and notation keep to one line (app.css).
+const LATIN = /[A-Za-z0-9@][A-Za-z0-9@×]*/g;
+
+export function isolateLatin(root) {
+  if (document.documentElement.dir !== "rtl") return;
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
+    acceptNode: (n) => (n.parentElement.closest("code, pre, bdi, svg, figure, script, style")
+      ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+  });
+  const texts = [];
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (/[A-Za-z]/.test(n.data)) texts.push(n);
+  }
+  for (const node of texts) {
+    const parts = [];
+    let last = 0;
+    for (const m of node.data.matchAll(LATIN)) {
+      if (!/[A-Za-z]/.test(m[0])) continue; // digits alone are numbers, not notation
+      if (m.index > last) parts.push(node.data.slice(last, m.index));
+      parts.push(h("bdi", { dir: "ltr", text: m[0] }));
+      last = m.index + m[0].length;
+    }
+    if (!parts.length) continue;
+    if (last < node.data.length) parts.push(node.data.slice(last));
+    node.replaceWith(...parts);
+  }
+}
+
 async function draw() {
+  const article = document.querySelector(".howto");
+  if (article) isolateLatin(article);
   await loadLanguage(document.documentElement.lang || "en");
   const meta = await api.meta();
   setBoardSize(meta.board_size);

@@ -40,16 +40,35 @@ export function digits(text) {
 }
 
 export function num(n) {
-  return numberFormat.format(n);
+  return numberFormat.format(Object.is(n, -0) ? 0 : n);
 }
 
-// A share (0-1) as a whole percentage in the page's language ("75%", "۷۵٪").
+// A share (0-1) as a whole percentage in the page's language ("75%", "۷۵٪"); a share that
+// rounds to nothing is 0%, never "-0%".
 export function percent(p) {
+  const whole = Math.round(p * 100) || 0;
   try {
-    return new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(p);
+    return new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(whole / 100);
   } catch {
-    return `${Math.round(p * 100)}%`;
+    return `${whole}%`;
   }
+}
+
+// A number rounded to `places` decimals, never "-0" ("−0.0" reads as a loss of nothing).
+export function rounded(n, places = 1) {
+  const f = 10 ** places;
+  return Math.round(n * f) / f || 0;
+}
+
+// What separates the items of a short list in a line ("6 mistakes · 2 blunders"). The
+// middle dot reads as a zero in Persian ("۶ · اشتباه" as "۶۰"): there it is a comma.
+export function sep() {
+  return lang === "fa" ? "، " : " · ";
+}
+
+// A sentence that starts with a name starts with a capital ("AI level 3 wins.", "Ann...").
+export function sentence(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
 
 export function currentLanguage() {

@@ -1,5 +1,6 @@
 // Every icon of the page drawn as SVG, so none depends on a glyph a font may lack: the
-// patch figures (cost, time, income), the replay's steps and the notices' marks.
+// patch figures (cost, time, income), the replay's steps, the notices' marks and the game's
+// settings.
 
 import { el, svgRoot } from "./svg.js";
 
@@ -35,6 +36,12 @@ const DRAW = {
   el("circle", { cx: 8, cy: 11.8, r: 1, fill: "currentColor" })],
   info: () => [el("circle", { cx: 8, cy: 4, r: 1.3, fill: "currentColor" }),
     el("path", { d: "M8 7V14", stroke: "currentColor", "stroke-width": 2.2, "stroke-linecap": "round" })],
+  // A cog: the game's settings.
+  gear: () => [
+    ...[0, 45, 90, 135].map((a) => el("rect", { x: 6.6, y: 0.8, width: 2.8, height: 14.4, rx: 0.6,
+      fill: "currentColor", transform: `rotate(${a} 8 8)` })),
+    el("circle", { cx: 8, cy: 8, r: 5.1, fill: "currentColor" }),
+    el("circle", { cx: 8, cy: 8, r: 2.1, fill: "#fff" })],
   clockwise: () => [el("path", { d: "M3 9A5.5 5.5 0 1 1 8 14", fill: "none", stroke: "currentColor", "stroke-width": 1.6 }),
     el("path", { d: "M1 7L3 10L5.6 7.6Z", fill: "currentColor" })],
 };

@@ -176,12 +176,13 @@ export async function renderLeaderboard(root) {
       h("td", { class: "optional", text: num(r.games) }),
     ]))),
   ]) : h("p", { class: "muted", text: _("No settled ratings yet. Play rated games in the lobby to be the first.") });
-  root.replaceChildren(h("div", { class: "page" }, [
-    h("section", { class: "card" }, [
+  // A wide screen: what the ratings are beside the table, as the lobby's columns.
+  root.replaceChildren(h("div", { class: "page leaders" }, [
+    h("section", { class: "card leaders-intro" }, [
       h("h1", { text: _("Leaderboard") }),
       h("p", { class: "muted", text: _("Glicko-2 ratings. A new player's rating is provisional (shown with “?”) and is listed here once it has settled, after some rated games against people.") }),
-      body,
     ]),
+    h("section", { class: "card leaders-table", "aria-label": _("Leaderboard") }, [body]),
   ]));
 }
 
@@ -202,8 +203,8 @@ export async function renderMyGames(root) {
   const corr = (g) => (g.clock === "correspondence" ? 0 : 1);
   active = [...active].sort((a, b) => corr(a) - corr(b));
   root.replaceChildren(h("div", { class: "page my-games" }, [
+    h("h1", { class: "page-title", text: _("My games") }),
     h("section", { class: "card", id: "games-active", "aria-labelledby": "active-title" }, [
-      h("h1", { text: _("My games") }),
       h("h2", { id: "active-title", text: _("In progress") }),
       gameList(active, me.name, _("No game in progress.")),
       h("p", {}, [h("a", { class: "button", href: "/lobby", "data-link": "1", text: _("Find an opponent in the lobby") })]),

@@ -2,7 +2,7 @@
 // says where it went), any covered square the history does not explain, the 7x7 bonus
 // mark, and an overlay for the piece being placed or a hint.
 
-import { _, fmt, ngettext } from "./i18n.js";
+import { _, fmt, ngettext, num } from "./i18n.js";
 import { BOARD, parseSquare, movePatch } from "./shapes.js";
 import { el, svgRoot, fabricId, patchGroup } from "./svg.js";
 
@@ -76,11 +76,14 @@ export class QuiltView {
     }));
     if (loose.length) this.base.append(patchGroup(loose, CELL, "#8d7b68"));
     if (bonus) {
-      const g = el("g", { class: "bonus-badge" });
-      g.append(el("rect", { x: BOARD * CELL - 21, y: -MARGIN + 0.5, width: 21, height: 6,
-        rx: 1.5 }));
-      g.append(el("text", { x: BOARD * CELL - 10.5, y: -MARGIN + 4.9, "text-anchor": "middle" },
-        [_("7×7 bonus")]));
+      // The bonus tile in the corner the coordinates leave free (never over a column's
+      // letter or a row's number); its name in words where the quilt is shown (a tag).
+      const g = el("g", { class: "bonus-badge", "data-bonus": "" });
+      g.append(el("title", {}, [_("7×7 bonus")]));
+      g.append(el("rect", { x: -MARGIN + 0.3, y: -MARGIN + 0.3, width: MARGIN - 0.9,
+        height: MARGIN - 0.9, rx: 1.2 }));
+      g.append(el("text", { x: -MARGIN / 2 - 0.15, y: -MARGIN / 2 + 0.9, "text-anchor": "middle" },
+        [`${num(7)}×${num(7)}`]));
       this.base.append(g);
     }
   }

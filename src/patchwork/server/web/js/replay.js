@@ -3,13 +3,13 @@
 // game's review (review.js), which steps through the same positions.
 
 import { api } from "./api.js";
-import { _, fmt } from "./i18n.js";
+import { _, currentDir, fmt, num, sep } from "./i18n.js";
 import { QuiltView, piecesBySeat } from "./quilt.js";
 import { renderTimeBoard } from "./timeboard.js";
 import { icon } from "./icons.js";
-import { legend, renderCircle } from "./circle.js";
+import { installPatchZoom, legend, renderCircle } from "./circle.js";
 import { ReviewPanel } from "./review.js";
-import { h, fatal, errorText } from "./ui.js";
+import { h, fatal, errorText, fmtNodes, notation, touchScreen } from "./ui.js";
 import { seatName } from "./names.js";
 import { automaPanel } from "./automa.js";
 
@@ -22,8 +22,11 @@ export class ReplayScreen {
     this.quilts = [new QuiltView(""), new QuiltView("")];
     this.onKey = (e) => {
       if (e.target && ["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName) && e.target.type !== "range") return;
-      if (e.key === "ArrowRight" || e.key === "PageDown") this.go(this.ply + 1);
-      else if (e.key === "ArrowLeft" || e.key === "PageUp") this.go(this.ply - 1);
+      if (e.target && e.target.closest && e.target.closest(".ring")) return; // the circle's own keys
+      // The arrows go the way the slider runs: right to left on a right-to-left page.
+      const [forward, back] = currentDir() === "rtl" ? ["ArrowLeft", "ArrowRight"] : ["ArrowRight", "ArrowLeft"];
+      if (e.key === forward || e.key === "PageDown") this.go(this.ply + 1);
+      else if (e.key === back || e.key === "PageUp") this.go(this.ply - 1);
       else if (e.key === "Home") this.go(0);
       else if (e.key === "End") this.go(this.frames.length - 1);
       else return;
@@ -65,6 +68,7 @@ export class ReplayScreen {
       "aria-label": words ? null : label, title: label }, [icon(name), words ? h("span", { text: label }) : null]);
     this.timeboard = h("div", { class: "timeboard-box", dir: "ltr" });
     this.circle = h("ol", { class: "ring", "aria-label": _("The circle") });
+    installPatchZoom(this.circle, this.meta.patches);
     this.figures = [h("p", { class: "figures-line" }), h("p", { class: "figures-line" })];
     this.review = new ReviewPanel(this);
     // Solo: Automa's side where its quilt would be (it has none).
@@ -83,7 +87,8 @@ export class ReplayScreen {
           step("last", _("To the end"), "replay-last", () => this.go(this.frames.length - 1)),
         ]),
         this.caption,
-        h("p", { class: "muted small", text: _("Arrow keys step through the moves.") }),
+        // Keys are for keyboards: a phone has none.
+        touchScreen() ? null : h("p", { class: "muted small", text: _("Arrow keys step through the moves.") }),
         h("div", { class: "actions" }, [
           h("a", { class: "button", href: `/play/${this.id}`, "data-link": "1", id: "replay-back" },
             [_("Back to the game")]),
@@ -101,6 +106,19 @@ export class ReplayScreen {
     ]));
   }
 
+  // "Buttons 5 · Income 2 · Space 12 · Score −40", each figure by its own label and the
+  // items apart by the page's separator (not the middle dot in Persian, where it reads 0).
+  figuresLine(p, score) {
+    const items = [[_("Buttons"), p.buttons], [_("Income"), p.income], [_("Space"), p.position],
+      [_("Score"), score]];
+    const out = [];
+    items.forEach(([label, value], i) => {
+      if (i) out.push(sep());
+      out.push(h("span", { class: "figure" }, [label, " ", h("strong", { text: num(value) })]));
+    });
+    return out;
+  }
+
   go(ply) {
     const n = this.frames.length;
     this.ply = Math.max(0, Math.min(n - 1, ply));
@@ -114,8 +132,7 @@ export class ReplayScreen {
       this.quilts[seat].render(p.quilt, pieces[seat], this.meta.patches, f.bonus_owner === seat);
       this.quilts[seat].describe(this.data.players[seat], p.empty_squares);
       // Solo: Automa's figures are on its side (automaPanel), not in a line.
-      this.figures[seat].textContent = this.solo && seat === 1 ? "" : fmt(_("Buttons {buttons} · income {income} · space {space} · score {score}"),
-        { buttons: p.buttons, income: p.income, space: p.position, score: f.scores[seat] });
+      this.figures[seat].replaceChildren(...(this.solo && seat === 1 ? [] : this.figuresLine(p, f.scores[seat])));
     }
     if (f.automa) this.automaBox.replaceChildren(automaPanel({ automa: f.automa, scores: f.scores }, this.meta));
     renderTimeBoard(this.timeboard, { meta: this.meta, players: f.players,
@@ -123,10 +140,10 @@ export class ReplayScreen {
       marker: f.automa ? f.automa.marker : null });
     renderCircle(this.circle, { circle: f.circle, patches: this.meta.patches,
       offered: this.meta.offered_patches });
-    const what = f.move === null ? _("The starting position")
-      : fmt(_("Move {ply} of {total}: {name} plays {move}"), { ply: this.ply, total: n - 1,
-        name: this.data.players[f.seat], move: f.move });
-    this.caption.textContent = what;
+    // The move as the move list shows it: left to right, in the page's digits.
+    this.caption.replaceChildren(...(f.move === null ? [_("The starting position")]
+      : fmtNodes(_("Move {ply} of {total}: {name} plays {move}"), { ply: num(this.ply), total: num(n - 1),
+        name: this.data.players[f.seat], move: notation(f.move) })));
     if (f.move && f.squares.length) this.quilts[f.seat].showOverlay(f.squares, "hint");
     if (this.review) this.review.show(this.ply);
   }

@@ -4,12 +4,12 @@
 // move's class in a move list, and at a slip the move played beside the searcher's better one.
 
 import { api } from "./api.js";
-import { _, fmt, ngettext, num, percent } from "./i18n.js";
+import { _, digits, fmt, ngettext, num, percent, rounded, sep } from "./i18n.js";
 import { QuiltView, piecesBySeat } from "./quilt.js";
 import { GameSocket } from "./socket.js";
 import { loadSeat } from "./store.js";
 import { el, svgRoot } from "./svg.js";
-import { h, toast, errorText } from "./ui.js";
+import { h, toast, errorText, fmtNodes, notation, touchScreen } from "./ui.js";
 import { icon } from "./icons.js";
 
 // What each class is called, its mark (shape as well as colour) and whether the board shows
@@ -150,9 +150,12 @@ export class ReviewPanel {
       ngettext("{n} inaccuracy", "{n} inaccuracies", p.inaccuracies),
       ngettext("{n} mistake", "{n} mistakes", p.mistakes),
       ngettext("{n} blunder", "{n} blunders", p.blunders),
-    ].join(" · ");
+    ].join(sep());
+    // Named as the replay names the seat, in the page's language (the server's `name` is
+    // the stored English one: "AI level 3").
+    const name = this.screen.data.players[p.seat] || p.name;
     return h("div", { class: `review-player seat${p.seat}`, "data-seat": String(p.seat) }, [
-      h("span", { class: "name", text: p.name }),
+      h("span", { class: "name", text: name }),
       h("span", { class: "accuracy", text: p.accuracy === null ? _("no accuracy: no choices")
         : fmt(_("accuracy {accuracy}%"), { accuracy: p.accuracy }) }),
       h("span", { class: "muted small", text: counts }),
@@ -213,7 +216,8 @@ export class ReviewPanel {
       h("figcaption", { class: "small" }, [
         h("span", { class: "legend-swatch", "aria-hidden": "true" }),
         fmt(_("{name}'s chance of winning after each move"), { name }),
-        h("span", { class: "muted", text: " · " + _("click a point or use the arrow keys") }),
+        h("span", { class: "muted", text: sep() + (touchScreen() ? _("tap a point to go there")
+          : _("click a point or use the arrow keys")) }),
       ]),
       svg,
     ]);
@@ -228,7 +232,7 @@ export class ReviewPanel {
         h("button", { type: "button", class: "review-move", onclick: () => this.screen.go(p.ply) }, [
           h("span", { class: "ply", text: `${num(p.ply)}.` }),
           h("span", { class: "who", text: names[p.seat] }),
-          h("code", { dir: "ltr", text: p.move }),
+          h("code", { dir: "ltr", text: digits(p.move) }),
           h("span", { class: `class-badge ${p.class}` }, [
             c.slip ? h("span", { class: "class-mark", "aria-hidden": "true", text: c.mark })
               : icon(p.class === "best" ? "star" : "check", { cls: "class-mark" }),
@@ -278,7 +282,7 @@ export class ReviewPanel {
           h("span", { class: "class-name", text: c.label() }),
         ]),
         " ",
-        fmt(_("Move {ply}: {name} plays {move}"), { ply, name, move: p.move }),
+        ...fmtNodes(_("Move {ply}: {name} plays {move}"), { ply: num(ply), name, move: notation(p.move) }),
       ]),
       h("p", { class: "small", text: fmt(_("{name}'s chance of winning: {before} before, {after} after"),
         { name, before: pct(p.win_probability_before), after: pct(p.win_probability_after) }) }),
@@ -286,7 +290,7 @@ export class ReviewPanel {
     if (p.forced) out.push(h("p", { class: "muted small", text: _("The only legal move.") }));
     if (!c.slip) return out;
     out.push(h("p", { class: "small", text: fmt(_("Gave away {loss} of winning chance and {points} points."),
-      { loss: pct(p.loss), points: Math.round(p.margin_loss * 10) / 10 }) }));
+      { loss: pct(Math.max(0, p.loss)), points: rounded(Math.max(0, p.margin_loss)) }) }));
     out.push(h("div", { class: "compare", id: "review-compare" }, [
       this.quiltWith(p, p.move, p.squares, "played", _("Played")),
       this.quiltWith(p, p.best_move, p.best_squares, "hint", _("Better")),
@@ -306,7 +310,7 @@ export class ReviewPanel {
     if (squares.length) view.showOverlay(squares, kind);
     view.svg.setAttribute("aria-label", fmt(_("{title}: {move}"), { title, move }));
     return h("figure", { class: `compare-one ${kind}`, "data-move": move }, [
-      h("figcaption", {}, [h("strong", { text: title }), " ", h("code", { dir: "ltr", text: move }),
+      h("figcaption", {}, [h("strong", { text: title }), " ", notation(move),
         squares.length ? null : h("span", { class: "muted small", text: " " + _("(advance: no patch)") })]),
       view.svg,
     ]);

@@ -7,7 +7,7 @@ import { saveSeat, loadPrefs, savePrefs } from "./store.js";
 import { h, toast, errorText } from "./ui.js";
 import { levelLine, levelName } from "./automa.js";
 import { currentAccount, ratingText } from "./account.js";
-import { storedName } from "./names.js";
+import { aiName, storedName } from "./names.js";
 
 function radioGroup(name, legend, options, checked) {
   return h("fieldset", { class: `choice ${name}` }, [
@@ -32,7 +32,7 @@ export function renderStart(root, { meta, navigate }) {
   const prefs = loadPrefs();
   const levels = Object.keys(meta.levels).map(Number).sort((a, b) => a - b).map((n) => ({
     value: String(n),
-    title: fmt(_("Level {n}"), { n }),
+    title: aiName(n), // "AI level 3": the name the game gives it too
     // The server sends the English text; its translation is in the same catalog.
     detail: _(meta.levels[String(n)]),
   }));

@@ -1,5 +1,6 @@
 // What the browser remembers: each game's seat token (keyed by game id, so a reload or a
-// reconnect keeps the seat), the player's name, and the last start-screen choices.
+// reconnect keeps the seat), the player's name, the last start-screen choices and the game's
+// settings (whether advancing asks first).
 
 const SEAT_PREFIX = "patchwork.seat.";
 
@@ -36,6 +37,29 @@ export function loadPrefs() {
 
 export function savePrefs(prefs) {
   write("patchwork.prefs", { ...loadPrefs(), ...prefs });
+}
+
+// How many games this browser has taken a seat in (each keeps its seat token).
+export function gamesPlayed() {
+  let n = 0;
+  try {
+    for (let i = 0; i < localStorage.length; i++) {
+      if ((localStorage.key(i) || "").startsWith(SEAT_PREFIX)) n += 1;
+    }
+  } catch {
+    return 0;
+  }
+  return n;
+}
+
+// Whether advancing asks "Advance?" first: as the player set it in the game's settings; until
+// then, yes for the first 3 games this browser plays, and no afterwards (Undo takes it back).
+export const ASK_ADVANCE_GAMES = 3;
+
+export function askBeforeAdvancing() {
+  const choice = loadPrefs().confirmAdvance;
+  if (typeof choice === "boolean") return choice;
+  return gamesPlayed() <= ASK_ADVANCE_GAMES;
 }
 
 // A tiny observable holder for the current game view.

@@ -1,7 +1,7 @@
 // Small DOM helpers shared by the screens: building elements, the spoken and visible
 // announcements (aria-live + toasts), confirmation dialogs and the error banner.
 
-import { _ } from "./i18n.js";
+import { _, digits } from "./i18n.js";
 import { icon } from "./icons.js";
 
 export function h(tag, attrs = {}, children = []) {
@@ -20,6 +20,37 @@ export function h(tag, attrs = {}, children = []) {
   return node;
 }
 
+// A touch screen without a mouse: instructions speak of fingers, not of keys.
+export function touchScreen() {
+  return window.matchMedia("(pointer: coarse)").matches && !window.matchMedia("(pointer: fine)").matches;
+}
+
+// A phone: a narrow screen, or a touch screen without a mouse.
+export function phoneScreen() {
+  return window.matchMedia("(max-width: 40rem)").matches || touchScreen();
+}
+
+// A translated sentence with some of its {placeholders} filled by elements (a move's
+// notation as <code dir="ltr">, a link): the text around them stays the translator's.
+export function fmtNodes(text, values) {
+  const out = [];
+  let rest = text;
+  const re = /\{(\w+)\}/;
+  for (let m = re.exec(rest); m; m = re.exec(rest)) {
+    if (m.index) out.push(rest.slice(0, m.index));
+    const v = values[m[1]];
+    out.push(v === undefined ? m[0] : v);
+    rest = rest.slice(m.index + m[0].length);
+  }
+  if (rest) out.push(rest);
+  return out;
+}
+
+// A move's notation as shown to people: left to right, its digits the page's own.
+export function notation(move) {
+  return h("code", { class: "notation", dir: "ltr", text: digits(move) });
+}
+
 let politeRegion = null;
 let toastBox = null;
 
@@ -28,6 +59,13 @@ export function setupLiveRegions() {
     id: "announcer" });
   toastBox = h("div", { class: "toasts", "aria-live": "assertive", id: "toasts" });
   document.body.append(politeRegion, toastBox);
+  // A notice never stands in the way of play: taps go through it (app.css), and on a phone
+  // the first touch anywhere puts it away, so it covers nothing while a patch is placed.
+  document.addEventListener("pointerdown", (e) => {
+    if (!toastBox.childElementCount || !phoneScreen()) return;
+    if (e.target.closest && e.target.closest(".toast-close")) return;
+    clearNotices();
+  }, true);
 }
 
 // Read out by screen readers (polite), without anything visible.
@@ -41,7 +79,7 @@ export function announce(text) {
 }
 
 // Visible and read out at once; kind: info, good, warn, error. One notice at a time: a new
-// one takes the place of the last, and each goes after `ms`.
+// one takes the place of the last, and each goes after `ms` (on a phone after 4 s at most).
 // ``details`` (a refusal in move notation) is a small second line under the words.
 export function toast(text, kind = "info", ms = 5000, details = "") {
   if (!toastBox) return;
@@ -55,7 +93,7 @@ export function toast(text, kind = "info", ms = 5000, details = "") {
       onclick: () => item.remove() }, [icon("cross")]),
   ]);
   toastBox.append(item);
-  setTimeout(() => item.remove(), ms);
+  setTimeout(() => item.remove(), phoneScreen() ? Math.min(ms, 4000) : ms);
   return item;
 }
 
