@@ -4,11 +4,14 @@ there and well formed. Searches are kept small so that the module runs in well u
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 import patchwork as pw
 from patchwork import i18n
@@ -23,7 +26,8 @@ from patchwork.ai.review import (
     move_accuracy,
     review,
 )
-from patchwork.report.cli import main
+from patchwork.report import html, terminal
+from patchwork.report.cli import main, names_of
 
 SMALL = Limit(iterations=1500)
 PLY_KEYS = {
@@ -248,3 +252,51 @@ def test_a_missing_file_and_bad_options_are_refused(
     assert "cannot read" in capsys.readouterr().err
     assert main(["x.json", "--iterations", "0"]) == 2
     assert main(["x.json", "--time", "1", "--iterations", "5"]) == 2
+
+
+# -- what the tables say (issue 35) -------------------------------------------------------
+
+
+def test_the_win_column_is_the_first_player_s_on_every_row(
+    searcher_vs_random: tuple[pw.Game, Review],
+) -> None:
+    """One player's view throughout, named in the heading, as in the chart: the mover's,
+    row by row, jumped between the two players' chances."""
+    _game, result = searcher_vs_random
+    names = ("Searcher", "Random")
+    console = Console(width=160, file=io.StringIO(), record=True)
+    console.print(terminal.table(result, names))
+    lines = console.export_text().splitlines()
+    assert "Searcher wins" in lines[0] and "win after" not in lines[0]
+    rows = [line for line in lines[1:] if line.strip()]
+    assert len(rows) == len(result.plies)
+    for row, ply in zip(rows, result.plies, strict=True):
+        first = ply.win_probability_after if ply.seat == 0 else 1 - ply.win_probability_after
+        shown = row.split()[-2] if row.endswith(" =") else row.split()[-1]
+        assert shown == terminal.percent(first), (row, ply)
+    page = html.render(result, _game, names)
+    assert "<th>Searcher wins</th>" in page and "win after" not in page
+
+
+def test_a_player_without_accuracy_gets_a_sentence(
+    searcher_vs_random: tuple[pw.Game, Review],
+) -> None:
+    _game, result = searcher_vs_random
+    players = [result.players[0], replace(result.players[1], accuracy=None)]
+    result = replace(result, players=players)
+    console = Console(width=160, file=io.StringIO(), record=True)
+    console.print(terminal.summary(result, ("Searcher", "Random")))
+    shown = console.export_text()
+    assert "Random: no accuracy (no move had a choice)." in shown
+    assert "Searcher: no accuracy" not in shown and "no choices" not in shown
+    page = html.render(result, _game, ("Searcher", "Random"))
+    assert "Random: no accuracy (no move had a choice)." in page
+
+
+def test_the_ai_levels_of_a_record_are_named_as_in_the_app() -> None:
+    record = pw.Record.from_game(pw.Game(pw.new_game(seed=1)), players=("level3", "Ann"))
+    assert names_of(record) == ("AI level 3", "Ann")
+    record = pw.Record.from_game(pw.Game(pw.new_game(seed=1)), players=("level1 1", "level1 2"))
+    assert names_of(record) == ("AI level 1 (1)", "AI level 1 (2)")
+    record = pw.Record.from_game(pw.Game(pw.new_game(seed=1)), players=("", "levels"))
+    assert names_of(record) == ("Player 1", "levels")

@@ -24,7 +24,13 @@ from patchwork.tui.game_screen import GameScreen
 from patchwork.tui.options import AppOptions
 from patchwork.tui.placement import Ghost, mirrored, rotated
 from patchwork.tui.quilt import CELL, HEADER_ROWS, LABEL_WIDTH
-from patchwork.tui.screens import ConfirmScreen, EndScreen, NewGameScreen, PathScreen
+from patchwork.tui.screens import (
+    ConfirmScreen,
+    EndScreen,
+    NewGameScreen,
+    PathScreen,
+    mode_options,
+)
 from patchwork.tui.seats import Seat, make_seats
 from patchwork.tui.session import Session, advance_only_end
 from test_i18n import catalog
@@ -208,7 +214,7 @@ def test_whole_game_against_level_1_by_keys(tmp_path: Path) -> None:
         session = screen.session
         keep_screenshot(app, "tui-start")
         start = screen_text(app)
-        assert "Your move" in start and "level 1" in start
+        assert "Your move" in start and "AI level 1" in start
         for _turn in range(200):
             if session.state.is_terminal():
                 break
@@ -231,7 +237,9 @@ def test_whole_game_against_level_1_by_keys(tmp_path: Path) -> None:
         scores = session.state.scores()
         winner = session.state.winner()
         assert f"= {scores[0]}" in end and f"= {scores[1]}" in end
-        assert ("You win by" in end or "Level 1 wins by" in end) if scores[0] != scores[1] else True
+        assert (
+            ("You win by" in end or "AI level 1 wins by" in end) if scores[0] != scores[1] else True
+        )
         assert "You wins" not in end
         assert winner is not None
         # Escape looks at the final boards; e brings the scores back.
@@ -261,10 +269,15 @@ def test_end_screen_explains_the_tie_break() -> None:
     async def script(pilot: Pilot[None], app: PatchworkApp) -> None:
         assert isinstance(app.screen, EndScreen)
         shown = screen_text(app)
-        assert "Game over: level 1 wins!" in shown
+        assert "Game over: AI level 1 wins!" in shown
         assert "You: 20 + 0 - 2 x 81 = -142" in shown
-        assert "level 1: 20 + 0 - 2 x 81 = -142" in shown
-        assert "Tied on -142: level 1 wins the tie-break, having reached space 53 first." in shown
+        assert "AI level 1: 20 + 0 - 2 x 81 = -142" in shown
+        # The sentence may wrap (at a space) in the dialog: read the dialog's words.
+        inside = [ln[ln.index("│") + 1 : ln.rindex("│")] for ln in shown.splitlines() if "│" in ln]
+        words = " ".join(" ".join(inside).split())
+        assert "Tied on -142: AI level 1 wins the tie-break, having reached space 53 first." in (
+            words
+        )
         keep_screenshot(app, "tui-tie")
 
     play(make_app(state=state), script)
@@ -643,11 +656,12 @@ def test_new_game_dialog_changes_the_opponent() -> None:
     async def script(pilot: Pilot[None], app: PatchworkApp) -> None:
         await pilot.press("N")
         assert isinstance(app.screen, NewGameScreen)
-        await pilot.press("down", "down", "enter")  # "You against level 3"
+        await pilot.press("down", "down", "enter")  # "You against AI level 3"
         await settle(pilot, app)
         assert isinstance(app.screen, GameScreen)
         assert app.session.seats[1].kind == "level3"
-        assert "level 3" in screen_text(app)
+        assert "AI level 3" in screen_text(app)
+        assert "You against AI level 3" in mode_options(0)[2][0]
 
     play(make_app(seed=1), script)
 
@@ -671,7 +685,7 @@ def test_everything_shows_at_80x24() -> None:
         assert text.count("■") == len(state.special_spaces_left)
         assert text.count("●") == 9  # income marks
         assert "buttons   5" in text and "income    0" in text
-        assert f"score now {state.scores()[0]}" in text
+        assert text.count("score now –") == 2  # no score before a patch is sewn on
         end = advance_only_end(state).scores()
         assert f"end ≈     {end[0]}" in text and f"end ≈     {end[1]}" in text
         assert "Your move: you are the start player" in text

@@ -52,13 +52,14 @@ def english() -> Iterator[None]:
 
 # -- the move log -------------------------------------------------------------------------
 
-# How each language says that you, and that someone else, bought a patch (the log's words).
+# How each language says that you, and that someone else ({name}: the AI's name in that
+# language), bought a patch (the log's words).
 BOUGHT = {
-    "en": ("You bought patch", "Level 1 bought patch"),
+    "en": ("You bought patch", "{name} bought patch"),
     "fa": ("را خریدید", "را خرید ("),
-    "pt": ("Você comprou o pedaço", "Nível 1 comprou o pedaço"),
-    "ru": ("Вы покупаете лоскуток", "Уровень 1 покупает лоскуток"),
-    "fi": ("Ostit tilkun", "Taso 1 osti tilkun"),
+    "pt": ("Você comprou o pedaço", "{name} comprou o pedaço"),
+    "ru": ("Вы покупаете лоскуток", "{name} покупает лоскуток"),
+    "fi": ("Ostit tilkun", "{name} osti tilkun"),
 }
 
 
@@ -82,6 +83,8 @@ def test_the_move_log_says_you_bought_never_you_buys(lang: str) -> None:
         assert bought(0) and bought(1)
         log = log_text(app)
         you, other = BOUGHT[lang]
+        other = other.format(name=describe.name(session.seats, 1))
+        other = other[:1].upper() + other[1:]  # a sentence starts with a capital
         assert you in log and other in log, log
         for p, move in zip(session.game.movers(), session.game.moves, strict=True):
             line = describe.move_sentence(session.seats, p, move)
@@ -112,7 +115,8 @@ def test_two_people_are_player_1_and_player_2() -> None:
 
 def test_two_same_agents_are_told_apart() -> None:
     seats = make_seats(["level2", "level2"], 1)
-    assert [seat.label(p) for p, seat in enumerate(seats)] == ["level 2 (1)", "level 2 (2)"]
+    labels = [seat.label(p) for p, seat in enumerate(seats)]
+    assert labels == ["AI level 2 (1)", "AI level 2 (2)"]
     assert [seat.record_name for seat in seats] == ["level2 1", "level2 2"]
 
 
@@ -145,8 +149,11 @@ def test_the_figures_under_the_quilts_fit_whatever_the_numbers(
             # The number ends its line, after a space: figures never run together.
             numbers = [line.rsplit(" ", 1)[1] for line in lines]
             me = state.players[q]
-            expected = (me.buttons, me.income, state.scores()[q], session.projection()[q])
-            assert numbers == [fmt("{n}", n=v) for v in expected]
+            expected = [fmt("{n}", n=v) for v in (me.buttons, me.income)]
+            # No score yet on an empty quilt (only its penalty): a dash instead.
+            score = "–" if q == 1 else fmt("{n}", n=state.scores()[q])
+            expected += [score, fmt("{n}", n=session.projection()[q])]
+            assert numbers == expected
         # Between the two players' figures, a blank column at least.
         x0 = app.game_screen.query_one("#info0").region
         x1 = app.game_screen.query_one("#info1").region
@@ -161,7 +168,7 @@ def test_a_label_too_long_is_cut_never_the_number() -> None:
     session = Session(pw.Game(pw.State.from_text(EXTREME)), make_seats(["human", "level1"], 1))
     lines = panels.info_lines(session, 1, width=8)
     assert all(cell_len(line) <= 8 for line in lines)
-    assert lines[2].endswith(" -162") and "…" in lines[2]
+    assert lines[3].endswith(" -162") and "…" in lines[3]
 
 
 # -- q asks before it quits ---------------------------------------------------------------
@@ -294,7 +301,7 @@ def test_an_old_record_loads_with_the_command_line_seats(tmp_path: Path) -> None
     session, _options = setup(build_parser().parse_args(["--load", str(path)]))
     assert [s.kind for s in session.seats] == ["human", "level2"]
     # A person's name from the record is shown as it is; an agent is named by what it is.
-    assert session.seats[0].label(0) == "Ann" and session.seats[1].label(1) == "level 2"
+    assert session.seats[0].label(0) == "Ann" and session.seats[1].label(1) == "AI level 2"
     assert describe.turn_text(session.state, session.seats).startswith("Ann to move")
 
 
@@ -386,7 +393,7 @@ def test_l_in_the_app_also_goes_on_with_the_saved_players(
         assert [s.kind for s in app.session.seats] == ["human", "level3"]
         assert app.session.game.moves[: len(record.moves)] == pw.Game.from_record(record).moves
         shown = screen_text(app)
-        assert "level 3" in shown and "level 1" not in shown and "Loaded g.json" in shown
+        assert "AI level 3" in shown and "level 1" not in shown and "Loaded g.json" in shown
         assert len(app.session.game) > len(record.moves)  # level 3 has played on
         await pilot.press("q")  # so there is something to lose: q asks
         assert isinstance(app.screen, QuitScreen)

@@ -415,7 +415,7 @@ def test_new_game_offers_solo_again_and_two_player_games() -> None:
         await pilot.press("enter")
         await settle(pilot, app)
         assert app.session.state.rules.solo == Automa(2) and len(app.session.game) == 0
-        await pilot.press("N", "down", "enter")  # "You against level 1"
+        await pilot.press("N", "down", "enter")  # "You against AI level 1"
         await settle(pilot, app)
         assert [s.kind for s in app.session.seats] == [HUMAN, "level1"]
         assert app.session.state.rules.solo is None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -16,7 +17,7 @@ from .. import i18n
 from ..ai import Limit
 from ..ai.review import DEFAULT_LIMIT, DEFAULT_SEED, Review, review
 from ..engine import Game, PatchworkError, Record
-from ..i18n import _, error_text, fmt
+from ..i18n import _, digits, error_text, fmt
 from ..options import positive_int, positive_seconds
 from ..parallel import add_ray_option
 from . import charts, html, terminal
@@ -78,11 +79,24 @@ def _read(path: str) -> Record:
     return Record.load(path)
 
 
+AI_LEVEL = re.compile(r"level([1-9])(?: ([12]))?")  # a record's name for an AI level seat
+
+
+def player_name(name: str, seat: int) -> str:
+    """A record's player as the terminal app names it: ``level3`` (what ``patchwork play``
+    records for an AI level) is "AI level 3", ``level1 2`` (both seats at one level) "AI
+    level 1 (2)"; a missing name is "Player N"."""
+    if not name:
+        return fmt(_("Player {n}"), n=seat + 1)
+    level = AI_LEVEL.fullmatch(name)
+    if level is None:
+        return name
+    shown = fmt(_("AI level {n}"), n=int(level.group(1)))
+    return shown if level.group(2) is None else f"{shown} ({digits(int(level.group(2)))})"
+
+
 def names_of(record: Record) -> tuple[str, str]:
-    return (
-        record.players[0] or fmt(_("Player {n}"), n=1),
-        record.players[1] or fmt(_("Player {n}"), n=2),
-    )
+    return player_name(record.players[0], 0), player_name(record.players[1], 1)
 
 
 @contextmanager

@@ -12,7 +12,7 @@ from ..engine import Game, Move, State
 from ..engine.data import BOARD_SIZE
 from ..i18n import RIGHT_TO_LEFT, _, fmt, language, number
 from . import charts
-from .terminal import MARKS, limit_text, percent, signed
+from .terminal import MARKS, limit_text, percent, signed, win_after_for_first, win_heading
 
 CELL = 16
 CSS = """
@@ -91,6 +91,13 @@ def render(review: Review, game: Game, names: Sequence[str], title: str = "") ->
         + "</tr>"
         for p in review.players
     )
+    no_accuracy = "".join(
+        "<p>"
+        + e(fmt(_("{name}: no accuracy (no move had a choice)."), name=names[p.seat]))
+        + "</p>"
+        for p in review.players
+        if p.accuracy is None
+    )
     flaw_heads = "".join(f"<th>{e(_(LABELS[k]))}</th>" for k in FLAWS)
     rows = "".join(
         "<tr>"
@@ -100,14 +107,14 @@ def render(review: Review, game: Game, names: Sequence[str], title: str = "") ->
         f'<td class="n">{percent(-p.loss) if p.loss >= 0.005 else ""}</td>'
         f'<td class="n">{signed(-p.margin_loss) if p.margin_loss >= 0.05 else ""}</td>'
         f"<td><code>{'' if p.klass == 'best' else e(p.best_move)}</code></td>"
-        f'<td class="n">{percent(p.win_probability_after)}{" =" if p.exact else ""}</td>'
+        f'<td class="n">{percent(win_after_for_first(p))}{" =" if p.exact else ""}</td>'
         "</tr>"
         for p in review.plies
     )
     worst = sorted({n for p in review.players for n in p.worst})
     moments = "".join(_moment(game, review.ply(n), names) for n in worst)
     heads = [_("ply"), _("player"), _("move"), _("class"), _("loss"), _("points")]
-    heads += [_("best move"), _("win after")]
+    heads += [_("best move"), win_heading(names)]
     note = fmt(
         _("Each position searched for {limit} (seed {seed}); '=' marks an exact value."),
         limit=limit_text(review.limit),
@@ -128,6 +135,7 @@ def render(review: Review, game: Game, names: Sequence[str], title: str = "") ->
 <div class="chart">{charts.svg(review, names)}</div>
 <h2>{e(accuracy_title)}</h2>
 <table><tr><th>{e(player_head)}</th><th>{e(accuracy_head)}</th>{flaw_heads}</tr>{players}</table>
+{no_accuracy}
 <h2>{e(moments_title)}</h2>
 {moments or "<p>" + e(nothing) + "</p>"}
 <h2>{e(moves_title)}</h2>

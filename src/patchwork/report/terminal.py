@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
@@ -87,17 +88,30 @@ def move_cell(ply: PlyReview) -> Text:
     return Text(ply.move + MARKS[ply.klass], style=STYLES[ply.klass])
 
 
+def win_after_for_first(ply: PlyReview) -> float:
+    """The first player's win probability after ``ply`` (the review keeps the mover's)."""
+    after = ply.win_probability_after
+    return after if ply.seat == 0 else 1 - after
+
+
+def win_heading(names: Sequence[str]) -> str:
+    """The heading of the column of win probabilities: always the first player's, as in
+    the chart (the mover's, row by row, would jump back and forth)."""
+    return fmt(_("{name} wins"), name=names[0])
+
+
 def table(review: Review, names: Sequence[str]) -> Table:
-    """One row a ply: who moved, the move and its class, what it gave away, the better move."""
+    """One row a ply: who moved, the move and its class, what it gave away, the better move,
+    and then the first player's win probability (the chart's line)."""
     t = Table(box=None, pad_edge=False, header_style="bold")
     t.add_column(_("ply"), justify="right")
-    t.add_column(_("player"))
-    t.add_column(_("move"))
+    t.add_column(_("player"), no_wrap=True)  # a name, a move: each on one line
+    t.add_column(_("move"), no_wrap=True)
     t.add_column(_("class"))
     t.add_column(_("loss"), justify="right")
     t.add_column(_("points"), justify="right")
-    t.add_column(_("best move"))
-    t.add_column(_("win after"), justify="right")
+    t.add_column(_("best move"), no_wrap=True)
+    t.add_column(win_heading(names), justify="right", min_width=6)
     for p in review.plies:
         t.add_row(
             number(p.ply),
@@ -107,12 +121,23 @@ def table(review: Review, names: Sequence[str]) -> Table:
             percent(-p.loss) if p.loss >= 0.005 else "",
             signed(-p.margin_loss) if p.margin_loss >= 0.05 else "",
             "" if p.klass == "best" else p.best_move,
-            percent(p.win_probability_after) + (" =" if p.exact else ""),
+            percent(win_after_for_first(p)) + (" =" if p.exact else ""),
         )
     return t
 
 
-def summary(review: Review, names: Sequence[str]) -> Table:
+def summary(review: Review, names: Sequence[str]) -> Group:
+    """One row a player: accuracy, the count of each class, the worst moves; under it, a
+    sentence for a player who had no accuracy (no move of theirs had a choice)."""
+    notes = [
+        Text(fmt(_("{name}: no accuracy (no move had a choice)."), name=names[player.seat]))
+        for player in review.players
+        if player.accuracy is None
+    ]
+    return Group(summary_table(review, names), *notes)
+
+
+def summary_table(review: Review, names: Sequence[str]) -> Table:
     """One row a player: accuracy, the count of each class, the worst moves."""
     t = Table(box=None, pad_edge=False, header_style="bold")
     t.add_column(_("player"))
@@ -121,7 +146,7 @@ def summary(review: Review, names: Sequence[str]) -> Table:
         t.add_column(_(LABELS[klass]), justify="right", style=STYLES[klass])
     t.add_column(_("worst moves (better)"))
     for player in review.players:
-        worst = ", ".join(
+        worst = "\n".join(
             f"{number(n)}. {review.ply(n).move} ({review.ply(n).best_move})" for n in player.worst
         )
         t.add_row(

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import sys
+from multiprocessing import resource_tracker
 from typing import ClassVar
 
 from textual.app import App
@@ -23,6 +25,7 @@ from ..i18n import _, error_text, fmt
 from ..options import rules_from_args
 from .game_screen import GameScreen
 from .options import AppOptions
+from .preferences import Preferences, default_path
 from .seats import (
     AUTOMA,
     HUMAN,
@@ -49,12 +52,22 @@ class PatchworkApp(App[None]):
         super().__init__()
         self.session = session
         self.options = options or AppOptions(rules=session.state.rules)
+        self.preferences = Preferences.load(self.options.preferences_path)
         self.game_screen = GameScreen(session, host=self)
         self._games = 0
         self.save_on_exit = True  # main writes --save on leaving unless told not to
 
     def get_default_screen(self) -> Screen[None]:
         return self.game_screen
+
+    def on_load(self) -> None:
+        # Worker processes (the review's, level 5's) are spawned by multiprocessing, which
+        # starts its resource tracker on first use and hands it ``sys.stderr.fileno()``.
+        # While the app runs, Textual's stand-in for stderr answers -1 there, and every
+        # spawn fails ("bad value(s) in fds_to_keep"): start the tracker now, before
+        # Textual replaces stdin, stdout and stderr (POSIX: Windows has no such tracker).
+        if os.name == "posix":
+            resource_tracker.ensure_running()
 
     def new_game(self, kinds: tuple[str, str], automa: Automa | None = None) -> None:
         """Start a fresh game (new setup, same rules) with the seats ``kinds``: a solo game
@@ -200,6 +213,8 @@ def main(argv: list[str] | None = None) -> int:
     except PatchworkError as e:
         print(fmt(_("patchwork play: {error}"), error=error_text(e)), file=sys.stderr)
         return 1
+    # What the app remembers between runs (the command's own: tests leave it out).
+    options = dataclasses.replace(options, preferences_path=default_path())
     app = PatchworkApp(session, options)
     app.run()
     if args.save and app.save_on_exit:

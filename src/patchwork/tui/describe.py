@@ -174,12 +174,13 @@ def preview_lines(state: State, after: State, move: Move) -> list[str]:
     a, b = state.players[p], after.players[p]
     lines = [
         fmt(_("buttons {a}→{b}, income {i}→{j}"), a=a.buttons, b=b.buttons, i=a.income, j=b.income),
+        # What the move does to the score (the score itself means little before the
+        # end: -157 on the first move, only the empty quilt's penalty).
         fmt(
-            _("space {a}→{b}, score {s}→{t}"),
+            _("space {a}→{b}, score {change:+d}"),
             a=a.position,
             b=b.position,
-            s=state.scores()[p],
-            t=after.scores()[p],
+            change=after.scores()[p] - state.scores()[p],
         ),
     ]
     if after.bonus_owner == p and state.bonus_owner is None:

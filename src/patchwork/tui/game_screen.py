@@ -14,6 +14,7 @@ from typing import ClassVar, Protocol
 
 from rich.cells import cell_len
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -28,13 +29,14 @@ from ..engine import Advance, Game, IllegalMoveError, Move, PatchworkError, Reco
 from ..engine.automa import Automa
 from ..i18n import _, error_text, fmt, ngettext
 from . import colours, describe, panels, solo
-from .offer import PatchCard, circle_text
+from .offer import STRIP_ROWS, CircleStrip, PatchCard, circle_text
 from .options import AppOptions
 from .placement import Ghost
+from .preferences import Preferences
 from .quilt import PLAYER_COLOURS, QuiltPicture, QuiltView
 from .review import ReviewScreen
 from .screens import (
-    ConfirmScreen,
+    AdvanceScreen,
     EndScreen,
     HelpScreen,
     HowToScreen,
@@ -49,6 +51,18 @@ from .session import Session
 from .timeboard import TimeBoard
 
 ADVANCE = Advance()
+# The compact layout takes 24 lines (app.tcss); the circle's patches drawn need STRIP_ROWS
+# more and a line of log; quilt boards twice as large need 9 more lines, and room for two
+# of them (2 x 39 columns) beside the offer's three cards.
+TALL_ROWS = 24 + STRIP_ROWS + 1
+LARGE_SIZE = (118, TALL_ROWS + 9)
+
+
+def no_longer_asks() -> str:
+    """What the notice says once advancing no longer asks first (two ways lead there)."""
+    return _("Advancing no longer asks first (c: ask again); u takes a move back.")
+
+
 AiResult = tuple[int, Move, SearchResult | None]
 
 
@@ -57,6 +71,7 @@ class Host(Protocol):
     never the other way round)."""
 
     options: AppOptions
+    preferences: Preferences
 
     def new_game(self, kinds: tuple[str, str], automa: Automa | None = None) -> None: ...
 
@@ -73,6 +88,7 @@ class GameScreen(Screen[None]):
         Binding("2", "pick(1)", show=False),
         Binding("3", "pick(2)", show=False),
         Binding("a", "advance", show=False),
+        Binding("c", "confirm_setting", show=False),
         Binding("up", "nudge(-1, 0)", show=False),
         Binding("down", "nudge(1, 0)", show=False),
         Binding("left", "nudge(0, -1)", show=False),
@@ -115,6 +131,7 @@ class GameScreen(Screen[None]):
         self._shown: dict[str, Text | Content | str] = {}
         self._ai_lock = threading.Lock()
         self._clean_version = session.version  # the position last started, loaded or saved
+        self._counted: list[Game] = []  # games whose end has been counted (preferences)
 
     # -- layout -----------------------------------------------------------------------------
 
@@ -135,13 +152,26 @@ class GameScreen(Screen[None]):
                         yield PatchCard(slot, id=f"card{slot}")
                 yield Static(id="advance")
                 yield Static(id="detail", markup=False)
+        yield CircleStrip(id="strip")
         yield Static(id="notice", markup=False)
         log = RichLog(id="log", wrap=True, markup=False, max_lines=500)
         log.can_focus = False
         yield log
         yield Static(id="keys")
 
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit(event.size.width, event.size.height)
+        self.call_after_refresh(self.redraw)  # Automa's side follows the quilt's height
+
+    def fit(self, width: int, height: int) -> None:
+        """Use the room of a large terminal: under the table, the circle's next patches
+        drawn (``-tall``); with more room still, quilt boards twice as large (``-large``).
+        80x24 keeps the compact layout (app.tcss)."""
+        self.set_class(height >= TALL_ROWS, "-tall")
+        self.set_class(width >= LARGE_SIZE[0] and height >= LARGE_SIZE[1], "-large")
+
     def on_mount(self) -> None:
+        self.fit(*self.app.size)
         self.set_interval(0.15, self._tick)
         self.redraw()
         self.call_after_refresh(self.next_turn)
@@ -176,8 +206,10 @@ class GameScreen(Screen[None]):
             self.query_one(f"#quilt{q}", QuiltView).show(panels.quilt_picture(s, q))
             self._put(f"#info{q}", panels.info_text(s, q))
         if s.is_solo:
-            self._put("#automa", panels.automa_panel(s))
+            rows = self.query_one("#quilt0", QuiltView).size.height or panels.QUILT_ROWS
+            self._put("#automa", panels.automa_panel(s, rows=rows))
         self._put("#circle", circle_text(state.circle, len(state.offered)))
+        self.query_one(CircleStrip).show(state.circle[len(state.offered) :])
         for slot in range(3):
             self.query_one(f"#card{slot}", PatchCard).show(panels.card_picture(s, slot))
         self._put("#advance", panels.advance_line(state))
@@ -210,6 +242,7 @@ class GameScreen(Screen[None]):
         self.redraw()
         self.stop_pondering()
         if s.state.is_terminal():
+            self._count_finished(s)
             self.show_end()
             return
         seat = s.seat
@@ -218,6 +251,15 @@ class GameScreen(Screen[None]):
         if seat is None or seat.agent is None or self.paused or self.thinking is not None:
             return
         self.think(seat.agent)
+
+    def _count_finished(self, s: Session) -> None:
+        """A game a person played to its end here counts once (the first games ask before
+        advancing: :mod:`.preferences`); a record loaded already over does not."""
+        counted = any(game is s.game for game in self._counted)
+        if s.mode == "watch" or counted or s.version == self._clean_version:
+            return
+        self._counted.append(s.game)
+        self.host.preferences.game_finished()
 
     def ponder(self) -> None:
         """While a person thinks, a timed AI opponent thinks too (``MCTSAgent.ponder``): its
@@ -458,12 +500,30 @@ class GameScreen(Screen[None]):
         version, p = s.version, s.player
         assert p is not None
 
+        if not self.host.preferences.asks_before_advancing:
+            s.play(ADVANCE)
+            self._played(ADVANCE, p)
+            return
+
         def answer(yes: bool | None) -> None:
             if yes and s is self.session and version == s.version:
                 s.play(ADVANCE)
                 self._played(ADVANCE, p)
+                if not self.host.preferences.asks_before_advancing:
+                    self.say(no_longer_asks())
 
-        self.app.push_screen(ConfirmScreen(_("Advance?"), describe.advance_text(s.state)), answer)
+        def stop_asking() -> None:
+            if self.host.preferences.asks_before_advancing:
+                self.host.preferences.toggle_confirm_advance()
+
+        self.app.push_screen(AdvanceScreen(describe.advance_text(s.state), stop_asking), answer)
+
+    def action_confirm_setting(self) -> None:
+        """``c``: advancing asks first, or no longer does (kept for the next games)."""
+        if self.host.preferences.toggle_confirm_advance():
+            self.say(_("Advancing asks first now (c: stop asking)."), colours.GOOD)
+        else:
+            self.say(no_longer_asks())
 
     def action_undo(self) -> None:
         s = self.session
@@ -542,7 +602,8 @@ class GameScreen(Screen[None]):
         self.app.push_screen(QuitScreen(save_path), chosen)
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(self.session.is_solo))
+        asks = self.host.preferences.asks_before_advancing
+        self.app.push_screen(HelpScreen(self.session.is_solo, asks))
 
     def action_howto(self) -> None:
         self.app.push_screen(HowToScreen())
@@ -564,6 +625,7 @@ class GameScreen(Screen[None]):
         for card in self.query(PatchCard):
             card.refresh()
         self.query_one(TimeBoard).refresh()
+        self.query_one(CircleStrip).refresh()
         self.say(fmt(_("Language: {name}"), name=i18n.language_name(code)), colours.GOOD)
         self.redraw()
 

@@ -33,6 +33,71 @@ def circle_text(circle: tuple[int, ...], offered: int) -> Text:
     return text
 
 
+STRIP_COLUMN = 7  # a patch of the circle strip: "10/6/3" and a space
+STRIP_ROWS = 5  # the strip's title, a patch's id, its shape (two lines), its numbers
+HALF_BLOCKS = {(True, True): "█", (True, False): "▀", (False, True): "▄", (False, False): " "}
+
+
+def half_block_shape(patch_id: int) -> list[str]:
+    """A patch's printed shape at one character a square, two rows of squares a line (a
+    square is as wide as half a line is tall): at most 5 wide and 2 lines tall."""
+    rows = list(PATCHES[patch_id].shape)
+    if len(rows) % 2:
+        rows.append("")
+    width = max(len(row) for row in rows)
+    lines = []
+    for top, bottom in zip(rows[::2], rows[1::2], strict=True):
+        lines.append(
+            "".join(
+                HALF_BLOCKS[(top[c : c + 1] == "#", bottom[c : c + 1] == "#")] for c in range(width)
+            )
+        )
+    return lines
+
+
+def circle_strip(rest: tuple[int, ...], width: int) -> Text:
+    """The patches after the offer, clockwise, drawn side by side as far as ``width``
+    allows: each one's id, shape, and cost/time/income (income in yellow)."""
+    text = Text(no_wrap=True, overflow="crop")
+    if not rest:
+        return text
+    shown = rest[: max(0, width // STRIP_COLUMN)]
+    text.append(_("Then, clockwise (cost/time/income):"), "dim")
+    ids = "".join(f"#{digits(pid)}".ljust(STRIP_COLUMN) for pid in shown)
+    text.append("\n" + ids.rstrip(), Style(bold=True))
+    shapes = [half_block_shape(pid) for pid in shown]
+    for line in range(2):
+        text.append("\n")
+        for shape in shapes:
+            part = shape[line] if line < len(shape) else ""
+            text.append(part.ljust(STRIP_COLUMN), Style(color=colours.WHITE))
+    text.append("\n")
+    for pid in shown:
+        patch = PATCHES[pid]
+        numbers = f"{digits(patch.buttons)}/{digits(patch.time)}/"
+        text.append(numbers)
+        income = digits(patch.income)
+        text.append(income, colours.YELLOW if patch.income else "")
+        text.append(" " * (STRIP_COLUMN - len(numbers) - len(income)))
+    return text
+
+
+class CircleStrip(Widget):
+    """On a tall screen, under the table: the patches that follow the offer, drawn."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.rest: tuple[int, ...] = ()
+
+    def show(self, rest: tuple[int, ...]) -> None:
+        if rest != self.rest:
+            self.rest = rest
+            self.refresh()
+
+    def render(self) -> Text:
+        return circle_strip(self.rest, self.size.width)
+
+
 @dataclass
 class CardPicture:
     patch_id: int | None = None  # None: no patch in this slot

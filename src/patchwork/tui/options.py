@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..ai import Limit
 from ..ai.review import DEFAULT_LIMIT
@@ -21,3 +22,4 @@ class AppOptions:
     save_path: str | None = None
     review_limit: Limit = DEFAULT_LIMIT  # the search of each position in a review (R)
     review_workers: int = 2  # processes judging positions at once (1: a thread of the app)
+    preferences_path: Path | None = None  # where they are kept (None: for this run only)

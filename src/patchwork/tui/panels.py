@@ -14,6 +14,7 @@ from textual.content import Content
 from textual.markup import escape
 
 from ..engine import Advance, State
+from ..engine.data import BOARD_SIZE
 from ..i18n import _, fmt, ngettext, pgettext
 from . import colours, describe, solo
 from .offer import CardPicture
@@ -74,11 +75,22 @@ def info_lines(session: Session, q: int, width: int = INFO_WIDTH) -> list[str]:
         [
             (pgettext("figure", "buttons"), fmt("{n}", n=me.buttons)),
             (pgettext("figure", "income"), fmt("{n}", n=me.income)),
-            (pgettext("figure", "score now"), fmt("{n}", n=session.state.scores()[q])),
+            (pgettext("figure", "score now"), score_now(session.state, q)),
             (pgettext("figure", "end ≈"), fmt("{n}", n=session.projection()[q])),
         ],
         width,
     )
+
+
+NO_SCORE_YET = "–"
+
+
+def score_now(state: State, q: int) -> str:
+    """Player ``q``'s score as it stands, once a patch is on their quilt: before that it is
+    only the empty quilt's penalty (-157 at the start), which says nothing yet."""
+    if state.players[q].quilt.empty_squares == BOARD_SIZE * BOARD_SIZE:
+        return NO_SCORE_YET
+    return fmt("{n}", n=state.scores()[q])
 
 
 def info_text(session: Session, q: int) -> str:
@@ -131,13 +143,14 @@ def _fitted(blocks: list[list[str]], room: int, width: int) -> list[str]:
     return lines[:room]
 
 
-def automa_panel(session: Session, width: int = INFO_WIDTH) -> Text:
+def automa_panel(session: Session, width: int = INFO_WIDTH, rows: int = QUILT_ROWS) -> Text:
     """Automa's side of the table in a solo game, where a second quilt would be: only what
     the person may know (``State.automa``, D6). Above, its level, its deck, the card it
     played with the card's filters and its piles; below, on the rows of the person's
     figures, its buttons, the card's income per mark, its score by its level's columns and,
     with the tactical deck, the next budget. Piles too long for the room are cut with "…"
-    (the log names every patch it took), each keeping a line."""
+    (the log names every patch it took), each keeping a line. ``rows``: the height of the
+    person's quilt board, above their figures (larger on a large screen)."""
     state = session.state
     view = state.automa
     assert view is not None
@@ -154,9 +167,9 @@ def automa_panel(session: Session, width: int = INFO_WIDTH) -> Text:
         for line in solo.filter_lines(card):
             top += [(part, "dim") for part in _wrapped(line, width)]
     piles = [_wrapped(line, width) for line in solo.pile_lines(view)]
-    top = top[: QUILT_ROWS - len(piles)]  # each pile keeps a line at least
-    top += [(line, "") for line in _fitted(piles, QUILT_ROWS - len(top), width)]
-    top += [("", "")] * (QUILT_ROWS - len(top))
+    top = top[: rows - len(piles)]  # each pile keeps a line at least
+    top += [(line, "") for line in _fitted(piles, rows - len(top), width)]
+    top += [("", "")] * (rows - len(top))
     figures = [
         (pgettext("figure", "buttons"), fmt("{n}", n=view.buttons)),
         (pgettext("figure", "income"), fmt("{n}", n=0 if card is None else card.income)),
@@ -255,7 +268,7 @@ def keys_now(session: Session, paused: bool) -> list[Key]:
         return [*keys, ("?", _("Help"), "help")]
     keys = []
     if session.state.is_terminal():
-        keys.append(("e", _("Scores"), "show_end"))
+        keys += [("e", _("Scores"), "show_end"), ("R", _("Review"), "review")]
         if session.can_undo():
             keys.append(("u", _("Undo"), "undo"))
     elif session.mode == "watch":

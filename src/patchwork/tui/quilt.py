@@ -25,7 +25,8 @@ from .session import SPECIAL, UNKNOWN
 COLUMNS = "abcdefghi"
 LABEL_WIDTH = 2  # "1 " before each row
 HEADER_ROWS = 2  # title, column letters
-CELL = 2  # characters per square
+CELL = 2  # characters per square (at scale 1; twice as many, on two lines, at scale 2)
+BIG = 2  # the scale of a board on a large screen, when its widget has the room
 
 PALETTE = colours.PATCHES
 PLAYER_COLOURS = colours.PLAYERS
@@ -97,6 +98,18 @@ class QuiltView(Widget):
         self._lines = None
         self.refresh()
 
+    @property
+    def scale(self) -> int:
+        """2 when the widget has room for squares twice as large (a large screen), else 1."""
+        width, height = self.size
+        big = width >= LABEL_WIDTH + BIG * CELL * BOARD_SIZE and (
+            height >= HEADER_ROWS + BIG * BOARD_SIZE
+        )
+        return BIG if big else 1
+
+    def on_resize(self) -> None:
+        self._lines = None
+
     def render_line(self, y: int) -> Strip:
         # The line API: the board is drawn once per change, straight into segments.
         if self._lines is None:
@@ -104,30 +117,37 @@ class QuiltView(Widget):
             base = self.rich_style
             self._lines = [
                 Strip(line.render(console)).apply_style(base)
-                for line in self.picture_text().split("\n")
+                for line in self.picture_text(self.scale).split("\n")
             ]
         if y < len(self._lines):
             return self._lines[y].crop_extend(0, self.size.width, self.rich_style)
         return Strip.blank(self.size.width, self.rich_style)
 
-    def picture_text(self) -> Text:
-        """The board as text, one line per row of the screen."""
+    def picture_text(self, scale: int = 1) -> Text:
+        """The board as text, one line per row of the screen; at ``scale`` 2 each square
+        is twice as wide and two lines tall (a sign in its top line, as at scale 1)."""
         pic = self.picture
         colour = PLAYER_COLOURS[pic.player]
+        cell = CELL * scale
         text = Text(no_wrap=True, overflow="crop")
         title_style = (
             Style(color=colours.BLACK, bgcolor=colour, bold=True) if pic.to_move else colour
         )
         marker = "▶ " if pic.to_move else "  "
-        text.append(f"{marker}{pic.title}"[: LABEL_WIDTH + CELL * BOARD_SIZE], title_style)
+        text.append(f"{marker}{pic.title}"[: LABEL_WIDTH + cell * BOARD_SIZE], title_style)
         if pic.bonus:
             text.append(" 7x7", Style(color=colours.YELLOW, bold=True))
-        text.append("\n" + " " * LABEL_WIDTH + "".join(c.ljust(CELL) for c in COLUMNS), "dim")
+        indent = " " * (scale - 1)  # a sign sits one character in on a large square
+        letters = "".join((indent + c).ljust(cell) for c in COLUMNS)
+        text.append("\n" + " " * LABEL_WIDTH + letters, "dim")
         patch_colours = colour_patches(pic.patches)
         for r in range(BOARD_SIZE):
-            text.append(f"\n{r + 1} ", "dim")
-            for c in range(BOARD_SIZE):
-                text.append(*self._cell(pic, patch_colours, (r, c)))
+            for line in range(scale):
+                label = f"{r + 1} " if line == 0 else " " * LABEL_WIDTH
+                text.append("\n" + label, "dim")
+                for c in range(BOARD_SIZE):
+                    sign, style = self._cell(pic, patch_colours, (r, c))
+                    text.append(_scaled(sign, scale, line), style)
         return text
 
     @staticmethod
@@ -151,11 +171,26 @@ class QuiltView(Widget):
         offset = event.get_content_offset(self)
         if offset is None:
             return
-        row = offset.y - HEADER_ROWS
-        col = (offset.x - LABEL_WIDTH) // CELL
+        scale = self.scale
+        row = (offset.y - HEADER_ROWS) // scale
+        col = (offset.x - LABEL_WIDTH) // (CELL * scale)
         if offset.x < LABEL_WIDTH or not (0 <= row < BOARD_SIZE and 0 <= col < BOARD_SIZE):
             return
         event.stop()
         self.post_message(
             self.SquareClicked(self.picture.player, row, col, event.button, event.chain)
         )
+
+
+def _scaled(sign: str, scale: int, line: int) -> str:
+    """A square's two characters drawn ``scale`` times as large, its ``line``-th line: a
+    filled square fills it all; a sign on an open square (a dot, a +) stays one sign, in
+    the top line."""
+    if scale == 1:
+        return sign
+    if sign[1] != " ":  # a filled square: ██, ▒▒, ░░, [], XX
+        if sign == GHOST:
+            return "[" + " " * (CELL * scale - 2) + "]"
+        return sign[0] * (CELL * scale)
+    top = " " * (scale - 1) + sign[0]
+    return (top if line == 0 else "").ljust(CELL * scale)

@@ -9,6 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar
 
+from rich.cells import cell_len
+from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -18,8 +21,8 @@ from textual.widgets.option_list import Option
 
 from .. import i18n
 from ..engine.automa import Automa
-from ..i18n import _, fmt
-from . import solo
+from ..i18n import _, fmt, pgettext
+from . import colours, solo
 from .seats import AUTOMA, HUMAN
 
 
@@ -63,6 +66,37 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(event.button.id == "yes")
+
+
+class AdvanceScreen(ConfirmScreen):
+    """Advance? Yes, no, or ``c``: yes, and stop asking (``stop_asking()`` is called;
+    ``c`` in the game turns the question back on)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("c", "always", show=False)]
+
+    def __init__(self, body: str, stop_asking: Callable[[], None]) -> None:
+        super().__init__(_("Advance?"), body)
+        self.stop_asking = stop_asking
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog", id="confirm-advance"):
+            yield Static(self.title_text, classes="dialog-title")
+            yield Static(self.body, markup=False)
+            yield Static(_("Enter: yes   Esc: no   c: yes, and stop asking"), classes="dialog-keys")
+            with Horizontal(classes="dialog-buttons"):
+                yield _button(_("Yes"), "yes")
+                yield _button(_("No"), "no")
+                yield _button(_("c Don't ask again"), "always")
+
+    def action_always(self) -> None:
+        self.stop_asking()
+        self.dismiss(True)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "always":
+            self.action_always()
+        else:
+            self.dismiss(event.button.id == "yes")
 
 
 class QuitScreen(ModalScreen[str]):
@@ -180,30 +214,106 @@ class EndScreen(ModalScreen[str]):
         self.dismiss(event.button.id or "close")
 
 
-def help_lines(solo: bool = False) -> list[str]:
-    """The keys and the signs on screen; in a solo game the time board's line also names
-    Automa's 7x7 marker (one line instead of another, so the help still fits 80x24)."""
-    if solo:
-        time_board = _(
-            "Time board: ▼ ▲ the tokens, ● button income, ■ special patch still there, "
-            "◆ Automa's 7x7 marker (it takes the tile on reaching it)."
-        )
+HELP_FRAME = 2  # the help dialog's lines around its text: its borders (title, keys line)
+HelpRow = tuple[str, str, str]  # a key (or a sign on screen), what it does (means), its style
+KEY = "bold"
+
+
+def help_keys(asks_before_advancing: bool = True) -> tuple[list[HelpRow], list[HelpRow]]:
+    """Every key, in two columns: playing a turn, then the rest of the game; the row of
+    ``c`` says whether advancing asks first now."""
+    if asks_before_advancing:
+        confirm = _("ask before advancing: on")
     else:
-        time_board = _("Time board: ▼ ▲ the tokens, ● button income, ■ special patch still there.")
-    return [
-        _("1 2 3 or click   pick up an offered patch (or click it again to put it down)"),
-        _("arrows or click  move it over your quilt board (click the same square to place,"),
-        _("                 right click to turn it)"),
-        _("r  turn it clockwise   f  mirror it   n / p  next / previous place it fits"),
-        _("Enter  sew it on   Esc  put it down   a  advance (asks first)"),
-        _("u  undo   h  hint   s  save   l  load   N  new game   q  quit"),
-        _("L  language   H  how to play (the rules)"),
-        "",
-        _("On the quilt: [] the patch you hold (red: does not fit there, XX: overlap),"),
-        _("+ where its corner can go in this orientation, ▒▒ special patch."),
-        time_board,
-        _("'end' under a quilt: the final score if nobody bought another patch."),
+        confirm = _("ask before advancing: off")
+    turn = [
+        ("1 2 3", _("pick up an offered patch")),
+        (pgettext("key", "arrows"), _("move it over your quilt")),
+        ("r", _("turn it clockwise")),
+        ("f", _("mirror it")),
+        ("n p", _("next / previous place it fits")),
+        ("Enter", _("sew it on")),
+        ("Esc", _("put it down")),
+        ("a", _("advance")),
+        ("h", _("a hint from the AI")),
+        ("u", _("take back your move")),
     ]
+    game = [
+        ("c", confirm),
+        ("s", _("save the game record")),
+        ("l", _("load a game record")),
+        ("N", _("new game")),
+        ("e", _("the scores, at the end")),
+        ("R", _("review, at the end")),
+        (pgettext("key", "space"), _("pause, when watching")),
+        ("L", _("language")),
+        ("H", _("how to play (the rules)")),
+        ("q", _("quit")),
+    ]
+    return [(*row, KEY) for row in turn], [(*row, KEY) for row in game]
+
+
+def help_signs(solo: bool = False) -> tuple[list[HelpRow], list[HelpRow]]:
+    """What the signs on screen mean, drawn as on screen, in two columns: the quilt
+    boards, then the time board and the figures (in a solo game Automa's 7x7 marker too)."""
+    bold = " bold"
+    quilt = [
+        ("[]", _("the patch you hold"), colours.GOOD + bold),
+        ("[]", _("red: it does not fit there"), colours.BAD + bold),
+        ("XX", _("it overlaps a patch"), f"{colours.WHITE} on {colours.RED} bold"),
+        ("+", _("where its corner can go"), colours.GREEN + bold),
+        ("▒▒", _("a special patch"), colours.WHITE),
+    ]
+    board = [
+        ("▼ ▲", _("the time tokens"), bold),
+        ("●", _("button income"), colours.YELLOW),
+        ("■", _("a special patch still there"), colours.WHITE + bold),
+    ]
+    if solo:
+        board.append(("◆", _("Automa's 7x7 marker"), colours.NOTE))
+    board.append((pgettext("figure", "end ≈"), _("score if nobody buys again"), ""))
+    return quilt, board
+
+
+def help_lines(solo: bool = False, asks_before_advancing: bool = True) -> list[str]:
+    """The help as plain lines, a key (or sign) and its meaning each."""
+    parts = (*help_keys(asks_before_advancing), *help_signs(solo))
+    rows = [row for part in parts for row in part]
+    return [f"{key}  {what}" for key, what, _style in rows] + [mouse_text()]
+
+
+def mouse_text() -> str:
+    return _(
+        "Mouse: click a patch to pick it up, a square to move it there, the same square "
+        "again to sew it on; a right click turns it."
+    )
+
+
+def help_table(left: list[HelpRow], right: list[HelpRow]) -> Table:
+    """Two columns of keys (or signs) and their meanings, side by side: a meaning too long
+    for its column wraps inside it, never into the other column. Right to left, the
+    columns and the keys change sides."""
+    rtl = i18n.is_right_to_left()
+    table = Table(
+        box=None, show_header=False, padding=(0, 1), pad_edge=False, collapse_padding=False,
+        expand=True,
+    )  # fmt: skip
+    for side in (right, left) if rtl else (left, right):
+        widest = max((cell_len(key) for key, _what, _style in side), default=0)
+        if rtl:  # the meaning, then its key at the right
+            table.add_column(justify="right", overflow="fold")
+            table.add_column(justify="left", no_wrap=True, width=widest)
+        else:  # keys right-aligned against their meanings
+            table.add_column(justify="right", no_wrap=True, width=widest)
+            table.add_column(justify="left", overflow="fold")
+    for i in range(max(len(left), len(right))):
+        cells: list[Text] = []
+        for side in (right, left) if rtl else (left, right):
+            key, what, style = side[i] if i < len(side) else ("", "", "")
+            pair = [Text(key, style=style), Text(what)]
+            cells += reversed(pair) if rtl else pair
+        table.add_row(*cells)
+    return table
 
 
 class HelpScreen(ModalScreen[None]):
@@ -211,15 +321,34 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,enter,question_mark,q", "close", show=False)
     ]
 
-    def __init__(self, solo: bool = False) -> None:
+    def __init__(self, solo: bool = False, asks_before_advancing: bool = True) -> None:
         super().__init__(classes=direction_classes())
         self.solo = solo
+        self.asks_before_advancing = asks_before_advancing
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog", id="help"):
-            yield Static(_("Keys and mouse"), classes="dialog-title")
-            yield Static("\n".join(help_lines(self.solo)), markup=False)
-            yield Static(_("Esc: back to the game"), classes="dialog-keys")
+        # The title and the keys line sit on the border: the help is the tallest dialog,
+        # and at 80x24 every line inside counts.
+        with Vertical(classes="dialog", id="help") as dialog:
+            dialog.border_title = _("Keys and mouse")
+            dialog.border_subtitle = _("Esc: back to the game")
+            with VerticalScroll(id="help-text"):
+                keys = help_table(*help_keys(self.asks_before_advancing))
+                yield Static(keys, id="help-keys")
+                yield Static(mouse_text(), id="help-mouse", markup=False)
+                yield Static(help_table(*help_signs(self.solo)), id="help-signs")
+
+    def on_mount(self) -> None:
+        self.fit()
+
+    def on_resize(self) -> None:
+        self.fit()
+
+    def fit(self) -> None:
+        """The text scrolls where the screen is too short for it (a small terminal, longer
+        words), so the dialog's title and keys line always show."""
+        room = self.app.size.height - HELP_FRAME
+        self.query_one("#help-text", VerticalScroll).styles.max_height = max(3, room)
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -241,11 +370,14 @@ def mode_options(
     for n in range(1, 6):
         kinds = ["human", "human"]
         kinds[1 - human_seat] = f"level{n}"
-        options.append((fmt(_("You against level {n}"), n=n), (kinds[0], kinds[1])))
+        options.append((fmt(_("You against AI level {n}"), n=n), (kinds[0], kinds[1])))
     options.append((_("Two people at this keyboard"), ("human", "human")))
     for a, b in ((1, 2), (2, 3), (3, 4)):
         options.append(
-            (fmt(_("Watch level {a} against level {b}"), a=a, b=b), (f"level{a}", f"level{b}"))
+            (
+                fmt(_("Watch AI level {a} against AI level {b}"), a=a, b=b),
+                (f"level{a}", f"level{b}"),
+            )
         )
     return options
 

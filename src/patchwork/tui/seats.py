@@ -48,7 +48,7 @@ class Seat:
         if self.agent is None:
             return _("You") if self.humans == 1 else fmt(_("Player {n}"), n=player + 1)
         if self.kind.startswith("level") and self.kind[5:].isdigit():
-            base = fmt(_("level {n}"), n=int(self.kind[5:]))
+            base = fmt(_("AI level {n}"), n=int(self.kind[5:]))
         else:
             base = self.kind
         return f"{base} ({digits(player + 1)})" if self.twin else base

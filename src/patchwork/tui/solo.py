@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from ..engine import State
 from ..engine.automa import (
+    CARDS,
     FURTHEST,
     LARGEST,
     MOST_BUTTONS,
@@ -35,7 +36,7 @@ LEVEL_NAMES = {
     5: N_("Legend"),
 }
 DECK_NAMES = {"normal": N_("normal deck"), "tactical": N_("tactical deck")}
-# Why Automa took the patch it took: the filter that left one (rule 9).
+# Why Automa took the patch it took, when the card's first filter left one (rule 9).
 REASONS = {
     NO_OVERTAKE: N_("Automa had {budget} to spend: bought patch {id}, one that does not pass you."),
     MOST_BUTTONS: N_(
@@ -72,6 +73,16 @@ def level_text(level: int) -> str:
     return fmt(_("level {n}, {name}"), n=level, name=_(LEVEL_NAMES[level]))
 
 
+def filter_chain(turn: Turn) -> tuple[str, ...]:
+    """The card's filters that the choice went through, the deciding one last. A filter
+    before the deciding one may have left a patch out (rule 9), so the sentence names them
+    all rather than the last alone, which would claim too much."""
+    filters = CARDS[turn.card].filters
+    decided = turn.decided_by
+    assert decided is not None
+    return filters[: filters.index(decided) + 1] if decided in filters else (*filters, decided)
+
+
 def turn_lines(turn: Turn) -> list[str]:
     """What Automa did on one turn, in sentences."""
     if turn.patch is None:
@@ -93,8 +104,20 @@ def turn_lines(turn: Turn) -> list[str]:
                 id=turn.patch,
             )
         ]
-    else:
+    elif len(chain := filter_chain(turn)) == 1:
         lines = [fmt(_(REASONS[turn.decided_by]), budget=turn.budget, id=turn.patch)]
+    else:
+        lines = [
+            fmt(
+                _(
+                    "Automa had {budget} to spend: bought patch {id}, the one its card's "
+                    "filters left ({filters})."
+                ),
+                budget=turn.budget,
+                id=turn.patch,
+                filters=", ".join(_(FILTER_NAMES[f]) for f in chain),
+            )
+        ]
     if turn.patch is not None:
         lines.append(fmt(_("Automa moves to space {space}."), space=turn.end))
     if turn.income:

@@ -30,7 +30,7 @@ from ..engine import (
     square_name,
 )
 from ..engine.automa import Automa
-from ..engine.data import FINAL_SPACE, INCOME_SPACES
+from ..engine.data import BOARD_SIZE, FINAL_SPACE, INCOME_SPACES
 from ..engine.play import Played, play_out
 from ..i18n import _, digits, error_text, fmt, ngettext
 from ..options import rules_from_args
@@ -61,7 +61,7 @@ FULL_LISTING = 40  # list every legal move when there are at most this many
 
 
 def _who(seats: Sequence[Seat], p: int) -> str:
-    """The seat's name, as the full-screen game says it ("You", "Player 2", "level 3")."""
+    """The seat's name, as the full-screen game says it ("You", "Player 2", "AI level 3")."""
     return seats[p].label(p)
 
 
@@ -82,7 +82,9 @@ def _quilt_block(state: State, seats: Sequence[Seat], p: int) -> list[str]:
     if state.automa is not None and p == 1:
         return solo.automa_block(state)
     me = state.players[p]
-    score = state.scores()[p]
+    # The score of an empty quilt is only its penalty (-157 at the start): shown once a
+    # patch is on it.
+    score = "–" if me.quilt.empty_squares == BOARD_SIZE * BOARD_SIZE else state.scores()[p]
     lines = [_who(seats, p), "   " + COLUMN_LABELS]
     lines += [f"{r + 1:>2} " + " ".join(row) for r, row in enumerate(me.quilt.rows())]
     lines += [

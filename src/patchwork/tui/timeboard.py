@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.cells import cell_len, set_cell_size
 from rich.style import Style
 from rich.text import Text
 from textual.widget import Widget
@@ -19,7 +20,8 @@ from ..i18n import digits
 from . import colours
 from .quilt import PLAYER_COLOURS
 
-NAME_WIDTH = 11
+NAME_WIDTH = 11  # the least room for the names, before the track
+TRACK_WIDTH = FINAL_SPACE + 1 + 3  # one character a space, then the token's space number
 TOKENS = ("▼", "▲")
 TARGETS = ("▽", "△")
 MARKER = "◆"
@@ -47,11 +49,20 @@ class TimeBoard(Widget):
         self.picture = picture
         self.refresh()
 
+    def name_width(self) -> int:
+        """The names' column: as wide as the longer name and a space, where the screen
+        has room for it beside the track (twins such as "AI level 1 (1)" and "(2)" must
+        read apart); at least :data:`NAME_WIDTH`."""
+        longest = max(cell_len(name) for name in self.picture.names) + 1
+        room = self.size.width - TRACK_WIDTH
+        return max(NAME_WIDTH, min(longest, room))
+
     def _token_line(self, p: int) -> Text:
         pic = self.picture
         colour = PLAYER_COLOURS[p]
         line = Text(no_wrap=True, overflow="crop")
-        label = pic.names[p][: NAME_WIDTH - 1].ljust(NAME_WIDTH)
+        width = self.name_width()
+        label = set_cell_size(set_cell_size(pic.names[p], width - 1), width)
         line.append(label, colour)
         cells = [" "] * (FINAL_SPACE + 1)
         if p == 1 and pic.marker is not None:
@@ -67,7 +78,7 @@ class TimeBoard(Widget):
 
     def _track(self) -> Text:
         pic = self.picture
-        line = Text(" " * NAME_WIDTH, no_wrap=True, overflow="crop")
+        line = Text(" " * self.name_width(), no_wrap=True, overflow="crop")
         for space in range(FINAL_SPACE + 1):
             if space in INCOME_SPACES:
                 line.append("●", colours.YELLOW)
