@@ -106,7 +106,15 @@ export function filterName(filter) {
   }
 }
 
-// Why Automa took the patch it took: the filter that left one (rule 9).
+// The card's filters the choice went through, the deciding one last (tui/solo.py filter_chain):
+// a filter before the deciding one may have left a patch out (rule 9), so a sentence that named
+// the last alone would claim too much.
+export function filterChain(turn) {
+  const at = turn.card.filters.indexOf(turn.decided_by);
+  return at >= 0 ? turn.card.filters.slice(0, at + 1) : [...turn.card.filters, turn.decided_by];
+}
+
+// Why Automa took the patch it took, when the card's first filter left one (rule 9).
 function reason(turn) {
   const values = { budget: turn.card.budget, id: turn.patch };
   switch (turn.decided_by) {
@@ -131,7 +139,10 @@ export function turnLines(turn) {
     lines.push(fmt(_("Automa had {budget} to spend: bought patch {id}, the only one it could afford."),
       { budget: turn.card.budget, id: turn.patch }));
   } else {
-    lines.push(reason(turn));
+    const chain = filterChain(turn);
+    lines.push(chain.length === 1 ? reason(turn)
+      : fmt(_("Automa had {budget} to spend: bought patch {id}, the one its card's filters left ({filters})."),
+        { budget: turn.card.budget, id: turn.patch, filters: chain.map(filterName).join(", ") }));
   }
   if (turn.patch !== null) lines.push(fmt(_("Automa moves to space {space}."), { space: turn.end }));
   if (turn.income) {
