@@ -743,7 +743,7 @@ def test_a_session_ended_unannounced_acts_no_more(server: ServerProcess, devices
         assert reply["type"] == "error" and reply["code"] == "not_signed_in", reply
         assert close_code(game.ws) == 4401
         lobby.send(json.dumps({"type": "seek", "id": 1}))
-        reply = {"type": "seeks"}
+        reply = {"type": "seeks_changed"}
         while reply["type"] != "error":  # (a list of seeks may come first)
             reply = json.loads(lobby.recv(timeout=WAIT))
         assert reply["code"] == "not_signed_in" and reply["ref"] == 1, reply

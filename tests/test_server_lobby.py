@@ -74,8 +74,10 @@ class Lobby:
         message: dict[str, Any] = json.loads(text)
         lobby_server_messages.validate_python(message)  # one of the closed set
         self.messages.append(message)
-        if message["type"] == "seeks":
-            self.seeks = message["seeks"]
+        if message["type"] == "seeks_changed":  # merged into the list, as the web client does
+            kept = {s["id"]: s for s in self.seeks if s["id"] not in message["removed"]}
+            kept.update({s["id"]: s for s in message["seeks"]})
+            self.seeks = sorted(kept.values(), key=lambda s: s["created_at"])
         return message
 
     def recv_until(
@@ -114,7 +116,9 @@ class Lobby:
         """The list once ``seek_id`` is in it (or gone from it)."""
         if (self.listed(seek_id) is not None) != present:
             self.recv_until(
-                lambda m: m["type"] == "seeks" and (self.listed(seek_id) is not None) == present
+                lambda m: (
+                    m["type"] == "seeks_changed" and (self.listed(seek_id) is not None) == present
+                )
             )
         return self.listed(seek_id)
 
@@ -355,10 +359,10 @@ def test_quick_pairing_pairs_two_waiting_players(server: ServerProcess) -> None:
 def test_a_quick_pairing_can_be_called_off(server: ServerProcess) -> None:
     with Lobby(server) as ann:
         quick = ann.request({"type": "quick"})
-        ann.seen(lambda m: m["type"] == "seeks" and m["quick"] == quick["seek_id"])
+        ann.seen(lambda m: m["type"] == "seeks_changed" and m["quick"] == quick["seek_id"])
         reply = ann.request({"type": "cancel", "seek_id": quick["seek_id"]})
         assert reply["type"] == "ack"
-        ann.seen(lambda m: m["type"] == "seeks" and m["quick"] is None)
+        ann.seen(lambda m: m["type"] == "seeks_changed" and m["quick"] is None)
     with Lobby(server) as bob, Lobby(server) as cat:  # the call-off left nobody waiting
         bob.request({"type": "quick"})
         cat.request({"type": "quick"})
@@ -532,3 +536,19 @@ def test_a_seek_dies_with_its_makers_process(two: list[ServerProcess]) -> None:
             time.sleep(0.5)  # the dead process's word ages in Redis: no event to await
         assert reply["code"] == "seek_not_found", reply
         assert bob.wait_listed(seek_id, present=False) is None
+
+
+def test_a_change_sends_only_the_news(server: ServerProcess) -> None:
+    """Not the whole list after every change (issue 35: seek churn sent every lobby client
+    0.6 MB/s of full lists): a new seek comes alone, a cancelled one as its id."""
+    with Lobby(server) as ann, Lobby(server) as bob:
+        first = ann.seek()
+        bob.wait_listed(first)
+        second = ann.seek()
+        news = bob.seen(lambda m: m["type"] == "seeks_changed" and any(
+            s["id"] == second for s in m["seeks"]))  # fmt: skip
+        assert [s["id"] for s in news["seeks"]] == [second] and news["removed"] == []
+        assert ann.request({"type": "cancel", "seek_id": first})["type"] == "ack"
+        gone = bob.seen(lambda m: m["type"] == "seeks_changed" and first in m["removed"])
+        assert gone["seeks"] == [] and gone["removed"] == [first]
+        assert [s["id"] for s in bob.seeks if s["id"] in (first, second)] == [second]

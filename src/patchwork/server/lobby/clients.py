@@ -30,7 +30,10 @@ class LobbyClient:
     created: dict[str, float] = field(default_factory=dict)
     quick: str | None = None
     gone: bool = False
-    last_sent: str | None = None  # the last seeks list sent (unchanged ones are not sent)
+    # The list as this connection last heard it: seek id -> its view's JSON (in order), and
+    # its quick pairing; what changes from it is all it is sent.
+    heard: dict[str, str] = field(default_factory=dict)
+    heard_quick: str | None = None
 
     @property
     def address(self) -> str:

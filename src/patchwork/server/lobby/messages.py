@@ -117,11 +117,14 @@ class LobbyWelcome(BaseModel):
     server_time: float
 
 
-class SeeksMessage(BaseModel):
-    """The whole list of open seeks, after every change."""
+class SeeksChanged(BaseModel):
+    """What changed in the list of open seeks since the last list or change this connection
+    was sent (the welcome has the whole list): never the whole list again, so a busy lobby
+    costs each client only its news."""
 
-    type: Literal["seeks"] = "seeks"
-    seeks: list[SeekView]
+    type: Literal["seeks_changed"] = "seeks_changed"
+    seeks: list[SeekView] = Field(description="seeks new to the list, or changed (by id)")
+    removed: list[str] = Field(description="the ids of the seeks gone from the list")
     quick: str | None = Field(description="your quick pairing's id while it waits")
     server_time: float
 
@@ -149,7 +152,7 @@ class LobbyAck(BaseModel):
     ref: Ref = None
 
 
-LobbyMessage = LobbyWelcome | SeeksMessage | PairedMessage | LobbyAck | ErrorMessage | Pong
+LobbyMessage = LobbyWelcome | SeeksChanged | PairedMessage | LobbyAck | ErrorMessage | Pong
 LobbyServerMessage = Annotated[LobbyMessage, Field(discriminator="type")]
 lobby_server_messages: TypeAdapter[Any] = TypeAdapter(LobbyServerMessage)
 

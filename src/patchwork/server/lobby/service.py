@@ -50,7 +50,7 @@ from .messages import (
     PairedMessage,
     SeekMsg,
     SeekRules,
-    SeeksMessage,
+    SeeksChanged,
     SeekView,
     You,
 )
@@ -167,7 +167,7 @@ class Lobby:
                 server_time=round(time.time(), 3),
             )
         )
-        client.last_sent = _list_text(views, None)
+        client.heard = {v.id: v.model_dump_json() for v in views}
 
     async def leave(self, client: LobbyClient) -> None:
         """A connection closed: its open seeks go with it."""
@@ -410,12 +410,7 @@ class Lobby:
                     done.append(seek_id)
         views = [r.view() for r in rows if r.open and not r.quick]
         for client in list(self.clients):
-            mine = [v.model_copy(update={"mine": v.id in client.seeks}) for v in views]
-            text = _list_text(mine, client.quick)
-            if text == client.last_sent:
-                continue
-            client.last_sent = text
-            client.send(SeeksMessage(seeks=mine, quick=client.quick, server_time=time.time()))
+            _tell_changes(client, views)
         if done:  # told: the accepted seeks have done their work
             with contextlib.suppress(ServerError):
                 await self._db(delete_ids, done)
@@ -486,9 +481,21 @@ class Lobby:
             self.changed()
 
 
-def _list_text(views: list[SeekView], quick: str | None) -> str:
-    """What a client was last sent of the list (the same is not sent twice)."""
-    return "[" + ",".join(v.model_dump_json() for v in views) + f"]{quick}"
+def _tell_changes(client: LobbyClient, views: list[SeekView]) -> None:
+    """Send ``client`` what changed in the list since it last heard it, if anything did."""
+    now = {}
+    for v in views:
+        mine = v.model_copy(update={"mine": v.id in client.seeks})
+        now[mine.id] = (mine, mine.model_dump_json())
+    changed = [view for sid, (view, text) in now.items() if client.heard.get(sid) != text]
+    removed = [sid for sid in client.heard if sid not in now]
+    if not changed and not removed and client.quick == client.heard_quick:
+        return
+    client.heard = {sid: text for sid, (_, text) in now.items()}
+    client.heard_quick = client.quick
+    client.send(
+        SeeksChanged(seeks=changed, removed=removed, quick=client.quick, server_time=time.time())
+    )
 
 
 def _paired(

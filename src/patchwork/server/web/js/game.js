@@ -367,8 +367,8 @@ export class GameScreen {
         { name: who, patch: patch.patch }));
     }
     if (o.income_collected > 0) {
-      parts.push(fmt(ngettext("Income: {n} button at an income space.",
-        "Income: {n} buttons at an income space.", o.income_collected), {}));
+      parts.push(fmt(ngettext("{name} collected {n} button of income.",
+        "{name} collected {n} buttons of income.", o.income_collected), { name: who }));
     }
     if (o.specials_won > 0) {
       parts.push(fmt(ngettext("{name} won a special patch.", "{name} won {n} special patches.",
@@ -727,7 +727,10 @@ export class GameScreen {
           h("div", {}, [h("dt", { text: _("Income") }), h("dd", { text: num(p.income) })]),
           h("div", {}, [h("dt", { text: _("Space") }), h("dd", { text: num(p.position) })]),
           h("div", {}, [h("dt", { text: g.status === "finished" ? _("Final score") : _("Score now") }),
-            h("dd", { class: "score", text: num(g.scores[seat]) })]),
+            // Before a first patch the score is only the empty quilt's penalty (-157): a
+            // figure that says nothing yet, so none is shown (as in the terminal app).
+            h("dd", { class: "score", text: g.status !== "finished" && !p.quilt.some((row) =>
+              row.includes("#")) ? "–" : num(g.scores[seat]) })]),
         ]),
         boardBox,
       );

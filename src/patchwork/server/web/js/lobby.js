@@ -101,10 +101,15 @@ export class LobbyScreen {
         this.quick = msg.quick || null;
         this.setSeeks(msg.seeks || []);
         break;
-      case "seeks":
+      case "seeks_changed": {
+        // Only what changed since the welcome or the last change: merged into the list.
+        const byId = new Map(this.seeks.map((s) => [s.id, s]));
+        for (const id of msg.removed || []) byId.delete(id);
+        for (const s of msg.seeks || []) byId.set(s.id, s);
         this.quick = msg.quick || null;
-        this.setSeeks(msg.seeks || []);
+        this.setSeeks([...byId.values()].sort((a, b) => a.created_at - b.created_at));
         break;
+      }
       case "ack":
         if (msg.of === "seek" && msg.seek_id) this.mine.add(msg.seek_id);
         if (msg.of === "quick" && msg.seek_id) this.quick = msg.seek_id;

@@ -156,7 +156,7 @@ export class ReviewPanel {
     const name = this.screen.data.players[p.seat] || p.name;
     return h("div", { class: `review-player seat${p.seat}`, "data-seat": String(p.seat) }, [
       h("span", { class: "name", text: name }),
-      h("span", { class: "accuracy", text: p.accuracy === null ? _("no accuracy: no choices")
+      h("span", { class: "accuracy", text: p.accuracy === null ? _("no accuracy (no move had a choice)")
         : fmt(_("accuracy {accuracy}%"), { accuracy: p.accuracy }) }),
       h("span", { class: "muted small", text: counts }),
     ]);
