@@ -220,7 +220,12 @@ def test_the_persian_review_and_replay(persian: Page, web_server: ServerProcess)
     assert codes and not any(ch in "0123456789" for c in codes for ch in c), codes
     page.click("#review-moves li[data-ply='2'] button")
     for where in ("#replay-caption", "#review-detail"):
-        text = page.locator(where).inner_text()
+        # (A board's coordinates, a-i and 1-9, name squares: they keep their Latin digits,
+        # as square names do everywhere: docs/translating.md.)
+        text = page.locator(where).evaluate(
+            "e => { const c = e.cloneNode(true); c.querySelectorAll('svg').forEach((s) => "
+            "s.remove()); return c.textContent; }"
+        )
         assert not any(ch in "0123456789" for ch in text), (where, text)
     # No middle dot between figures: it reads as a Persian zero ("۶ · اشتباه" as "۶۰").
     for where in (".review-player", ".figures-line", ".review-chart-box figcaption"):
