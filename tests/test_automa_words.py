@@ -43,6 +43,7 @@ def test_what_is_said_of_automas_choice_is_true(seed: int) -> None:
             continue
         text = " ".join(solo.turn_lines(turn))
         filters = CARDS[turn.card].filters
+        assert turn.filters_used == filters[: filters.index(turn.decided_by) + 1]
         if filters.index(turn.decided_by) == 0:
             seen["one filter"] += 1
             key = CLAIMS.get(turn.decided_by)

@@ -1,6 +1,7 @@
 """The browser says of Automa's choice only what is true (issue 35): a sentence names one filter
 only when the card's first filter decided; else it names the filters the choice went through,
-as the terminal does (tests/test_automa_words.py checks the rule on the engine's own turns)."""
+as the engine reports them and the terminal says them (tests/test_automa_words.py checks the
+claims on the engine's own turns)."""
 
 from __future__ import annotations
 
@@ -26,8 +27,9 @@ def test_a_choice_is_told_by_the_filters_it_went_through(
             "filters": ["no_overtake", "largest", "furthest"]}  # fmt: skip
     turn = {"card": card, "affordable": [1, 2], "patch": 2, "start": 0, "end": 3,
             "income": 0, "bonus": False, "reshuffled": False, "specials": 0}  # fmt: skip
-    first = said(page, {**turn, "decided_by": "no_overtake"})
+    first = said(page, {**turn, "decided_by": "no_overtake", "filters_used": ["no_overtake"]})
     assert "bought patch 2, one that does not pass you." in first
-    later = said(page, {**turn, "decided_by": "largest"})
+    used = ["no_overtake", "largest"]  # as the engine says (Turn.filters_used)
+    later = said(page, {**turn, "decided_by": "largest", "filters_used": used})
     assert "the largest it could afford" not in later
     assert "the one its card's filters left (does not pass you, largest)" in later

@@ -180,6 +180,18 @@ class Turn:
     def budget(self) -> int:
         return CARDS[self.card].budget
 
+    @property
+    def filters_used(self) -> tuple[str, ...]:
+        """The card's filters the choice went through (rule 9), the deciding one last; empty
+        when none decided. A filter before the deciding one may have left a patch out, so
+        what is said of the choice names them all, not the last alone."""
+        if self.decided_by is None:
+            return ()
+        filters = CARDS[self.card].filters
+        if self.decided_by not in filters:  # (D7: FURTHEST as the last resort)
+            return (*filters, self.decided_by)
+        return filters[: filters.index(self.decided_by) + 1]
+
 
 FILTER_CODES = {
     NO_OVERTAKE: AK.NO_OVERTAKE,

@@ -10,7 +10,6 @@ from collections.abc import Sequence
 
 from ..engine import State
 from ..engine.automa import (
-    CARDS,
     FURTHEST,
     LARGEST,
     MOST_BUTTONS,
@@ -73,16 +72,6 @@ def level_text(level: int) -> str:
     return fmt(_("level {n}, {name}"), n=level, name=_(LEVEL_NAMES[level]))
 
 
-def filter_chain(turn: Turn) -> tuple[str, ...]:
-    """The card's filters that the choice went through, the deciding one last. A filter
-    before the deciding one may have left a patch out (rule 9), so the sentence names them
-    all rather than the last alone, which would claim too much."""
-    filters = CARDS[turn.card].filters
-    decided = turn.decided_by
-    assert decided is not None
-    return filters[: filters.index(decided) + 1] if decided in filters else (*filters, decided)
-
-
 def turn_lines(turn: Turn) -> list[str]:
     """What Automa did on one turn, in sentences."""
     if turn.patch is None:
@@ -104,7 +93,7 @@ def turn_lines(turn: Turn) -> list[str]:
                 id=turn.patch,
             )
         ]
-    elif len(chain := filter_chain(turn)) == 1:
+    elif len(turn.filters_used) == 1:
         lines = [fmt(_(REASONS[turn.decided_by]), budget=turn.budget, id=turn.patch)]
     else:
         lines = [
@@ -115,7 +104,7 @@ def turn_lines(turn: Turn) -> list[str]:
                 ),
                 budget=turn.budget,
                 id=turn.patch,
-                filters=", ".join(_(FILTER_NAMES[f]) for f in chain),
+                filters=", ".join(_(FILTER_NAMES[f]) for f in turn.filters_used),
             )
         ]
     if turn.patch is not None:

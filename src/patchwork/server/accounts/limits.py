@@ -11,11 +11,9 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING
 
-from redis.exceptions import RedisError
-
 from ...i18n import N_
+from ..cluster.limits import SharedLimiter
 from ..common.errors import ServerError
-from ..common.ratelimit import KeyedLimiter
 
 if TYPE_CHECKING:
     from ..cluster.redis_cluster import Cluster
@@ -27,10 +25,9 @@ SIGN_UP_PER_ADDRESS = 5  # an hour
 
 class AccountLimits:
     def __init__(self, cluster: Cluster | None = None) -> None:
-        self.cluster = cluster
-        self.by_name = KeyedLimiter(SIGN_IN_PER_NAME / 60, SIGN_IN_PER_NAME)
-        self.by_address = KeyedLimiter(SIGN_IN_PER_ADDRESS / 60, SIGN_IN_PER_ADDRESS)
-        self.sign_ups = KeyedLimiter(SIGN_UP_PER_ADDRESS / 3600, SIGN_UP_PER_ADDRESS)
+        self.by_name = SharedLimiter(SIGN_IN_PER_NAME / 60, SIGN_IN_PER_NAME, cluster)
+        self.by_address = SharedLimiter(SIGN_IN_PER_ADDRESS / 60, SIGN_IN_PER_ADDRESS, cluster)
+        self.sign_ups = SharedLimiter(SIGN_UP_PER_ADDRESS / 3600, SIGN_UP_PER_ADDRESS, cluster)
 
     async def attempt(self, address: str) -> None:
         """Spend an attempt of the address, or ServerError ``rate_limited`` with the seconds
@@ -50,10 +47,8 @@ class AccountLimits:
     async def sign_up(self, address: str) -> None:
         await self._take(self.sign_ups, f"account signup {address}")
 
-    async def _take(self, limiter: KeyedLimiter, key: str, spend: bool = True) -> None:
-        wait = await self._shared(limiter, key, spend) if self.cluster is not None else False
-        if wait is False:  # one process, or Redis away: this process's own bucket
-            wait = limiter.check(key, spend)
+    async def _take(self, limiter: SharedLimiter, key: str, spend: bool = True) -> None:
+        wait = await limiter.wait(key, spend)
         if wait is not None:
             raise ServerError(
                 "rate_limited",
@@ -61,12 +56,3 @@ class AccountLimits:
                 {"seconds": max(1.0, wait)},
                 retry_after=round(wait, 3),
             )
-
-    async def _shared(self, limiter: KeyedLimiter, key: str, spend: bool) -> float | bool | None:
-        """The seconds to wait by the bucket in Redis (None: allowed), or False if Redis
-        did not answer."""
-        assert self.cluster is not None
-        try:
-            return await self.cluster.take(key, limiter.rate, limiter.burst, spend)
-        except (RedisError, OSError, TimeoutError):
-            return False

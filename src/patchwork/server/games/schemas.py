@@ -109,6 +109,9 @@ class AutomaTurnView(BaseModel):
     decided_by: AutomaFilter | None = Field(
         description="the filter that left one patch (null: the only one it could afford, or none)"
     )
+    filters_used: list[AutomaFilter] = Field(
+        description="the card's filters the choice went through, the deciding one last (rule 9)"
+    )
     start: int
     end: int = Field(description="its space after the turn")
     income: int = Field(description="buttons it collected at income spaces")

@@ -37,7 +37,7 @@ from .creation import new_game_data, rematch_data, seat_name
 from .hub import Connection, Hub
 from .live import Caller, LiveGame
 from .memory import GamesInMemory
-from .messages import StateMessage, Welcome
+from .messages import Welcome
 from .presence import Presence
 from .requests import CreateGame
 from .results import Rating, Results
@@ -207,6 +207,12 @@ class GameService:
             await self.node.load_presence(live.id)
         return live
 
+    def _begin(self, live: LiveGame) -> None:
+        """A game just stored: its seats' presence, its place in memory, its timed work."""
+        self.presence.start(live)
+        self.memory.keep(live)
+        self.timers.schedule(live)
+
     def in_memory(self, game_id: str) -> LiveGame | None:
         return self.memory.find(game_id)
 
@@ -218,10 +224,6 @@ class GameService:
 
     seats = staticmethod(guards.seats)
     require_active = staticmethod(guards.require_active)
-
-    @staticmethod
-    def state_message(live: LiveGame, event: EventData | None) -> StateMessage:
-        return state_message(live, event)
 
     # -- creating, joining and playing ----------------------------------------------------
 
@@ -237,9 +239,7 @@ class GameService:
         except Exception:
             log.exception("creating a game failed")
             raise ServerError("unavailable", N_("the database is unavailable")) from None
-        self.presence.start(live)
-        self.memory.keep(live)
-        self.timers.schedule(live)
+        self._begin(live)
         paths = self.paths(data.id)
         invite = new.invite
         return CreatedGame(
@@ -266,9 +266,7 @@ class GameService:
         except Exception:
             log.exception("starting a paired game failed")
             raise ServerError("unavailable", N_("the database is unavailable")) from None
-        self.presence.start(live)
-        self.memory.keep(live)
-        self.timers.schedule(live)
+        self._begin(live)
         return live
 
     @staticmethod
@@ -459,9 +457,7 @@ class GameService:
             {"rematch_id": data.id, "rematch_offer": None},
             [InsertGame(data), AddEvent(created)],
         )
-        self.presence.start(live)
-        self.memory.keep(live)
-        self.timers.schedule(live)
+        self._begin(live)
         self.changes.announce(old, event)
         return data.id
 

@@ -216,6 +216,7 @@ def automa_turn_view(turn: pwautoma.Turn) -> AutomaTurnView:
         affordable=list(turn.affordable),
         patch=turn.patch,
         decided_by=turn.decided_by,  # type: ignore[arg-type]
+        filters_used=list(turn.filters_used),  # type: ignore[arg-type]
         start=turn.start,
         end=turn.end,
         income=turn.income,

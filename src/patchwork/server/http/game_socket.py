@@ -21,6 +21,7 @@ from ...i18n import N_
 from ..common.errors import ServerError
 from ..common.ratelimit import TokenBucket
 from ..games import assist
+from ..games.changes import state_message
 from ..games.hub import Connection
 from ..games.live import Caller
 from ..games.messages import (
@@ -171,7 +172,7 @@ async def _dispatch(svc: GameService, conn: Connection, msg: Any, ref: Any) -> M
     if msg.type == "sync":
         live = await svc.get(game_id)
         async with live.lock:  # the stored game, not a move on its way to the database
-            conn.send(svc.state_message(live, None))
+            conn.send(state_message(live, None))
         return None
     if msg.type == "resign":
         live = await svc.resign(game_id, who)

@@ -10,12 +10,11 @@ import json
 import time
 from typing import TYPE_CHECKING
 
-from redis.exceptions import RedisError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ...i18n import N_, translator
+from ..cluster.limits import SharedLimiter
 from ..common.errors import scope_language
-from ..common.ratelimit import KeyedLimiter
 
 if TYPE_CHECKING:
     from ..cluster.redis_cluster import Cluster
@@ -61,18 +60,18 @@ class GuardMiddleware:
     ) -> None:
         self.app = app
         self.max_body = max_body_bytes
-        self.limiter = KeyedLimiter(rate, burst)
-        self.reads = KeyedLimiter(read_rate, read_burst)
-        self.charts = KeyedLimiter(CHART_RATE if read_rate > 0 else 0.0, CHART_BURST)
+        # With several processes the buckets are shared in Redis (cluster/limits.py).
+        self.limiter = SharedLimiter(rate, burst, cluster)
+        self.reads = SharedLimiter(read_rate, read_burst, cluster)
+        self.charts = SharedLimiter(CHART_RATE if read_rate > 0 else 0.0, CHART_BURST, cluster)
         self.body_timeout = body_timeout
-        self.cluster = cluster  # with several processes: the buckets are shared in Redis
 
-    async def _limited(self, scope: Scope, send: Send, limiter: KeyedLimiter, key: str) -> bool:
+    async def _limited(self, scope: Scope, send: Send, limiter: SharedLimiter, key: str) -> bool:
         """Whether the request was refused by ``limiter`` (and answered 429)."""
         if not limiter.enabled:
             return False
         client = scope.get("client")
-        wait = await self._check(limiter, f"{client[0] if client else '-'} {key}")
+        wait = await limiter.wait(f"{client[0] if client else '-'} {key}")
         if wait is None:
             return False
         t = translator(scope_language(scope))
@@ -84,16 +83,6 @@ class GuardMiddleware:
             {"retry-after": str(max(1, round(wait)))},
         )
         return True
-
-    async def _check(self, limiter: KeyedLimiter, key: str) -> float | None:
-        """The seconds to wait (None: allowed): from the shared bucket while Redis answers,
-        else from this process's own."""
-        if self.cluster is not None:
-            try:
-                return await self.cluster.take(key, limiter.rate, limiter.burst)
-            except (RedisError, OSError, TimeoutError):
-                pass
-        return limiter.check(key)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] not in _WRITES:

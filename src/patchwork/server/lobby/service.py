@@ -32,9 +32,9 @@ from typing import Any
 from redis.exceptions import RedisError
 
 from ...i18n import N_
+from ..cluster.limits import SharedLimiter
 from ..cluster.redis_cluster import Cluster
 from ..common.errors import ServerError
-from ..common.ratelimit import KeyedLimiter
 from ..common.tokens import token_hash
 from ..games.creation import PairedPlayer, new_id, paired_game_data
 from ..games.live import rules_of
@@ -91,7 +91,7 @@ class Lobby:
         self.node = cluster.node if cluster is not None else secrets.token_hex(6)
         self.clients: set[LobbyClient] = set()
         self._dirty = asyncio.Event()
-        self._seeks_made = KeyedLimiter(svc.settings.seeks_per_minute / 60, SEEKS_BURST)
+        self._seeks_made = SharedLimiter(svc.settings.seeks_per_minute / 60, SEEKS_BURST, cluster)
         self._loops: list[asyncio.Task[Any]] = []
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
@@ -225,7 +225,7 @@ class Lobby:
         quick: bool,
         msg: SeekMsg | None,
     ) -> str:
-        self._may_seek(client)
+        await self._may_seek(client)
         secret = secrets.token_urlsafe(24)
         now = utcnow()
         seek_id = new_id()
@@ -261,10 +261,10 @@ class Lobby:
         self.changed()
         return seek_id
 
-    def _may_seek(self, client: LobbyClient) -> None:
+    async def _may_seek(self, client: LobbyClient) -> None:
         """ServerError ``rate_limited`` once the client's address has made its share of seeks
         for now: every seek made or cancelled is news to every lobby client."""
-        wait = self._seeks_made.check(client.address) if self._seeks_made.enabled else None
+        wait = await self._seeks_made.wait(f"lobby seeks {client.address}")
         if wait is not None:
             raise ServerError(
                 "rate_limited",
@@ -408,9 +408,11 @@ class Lobby:
                     opponent = names[1 - seat] or ""
                     client.send(_paired(row.game_id, seat, secret, seek_id, opponent, row.rated))
                     done.append(seek_id)
+        # Each seek's view written once; only a client's own seeks are written again for it.
         views = [r.view() for r in rows if r.open and not r.quick]
+        listed = [(v, v.model_dump_json()) for v in views]
         for client in list(self.clients):
-            _tell_changes(client, views)
+            _tell_changes(client, listed)
         if done:  # told: the accepted seeks have done their work
             with contextlib.suppress(ServerError):
                 await self._db(delete_ids, done)
@@ -481,12 +483,15 @@ class Lobby:
             self.changed()
 
 
-def _tell_changes(client: LobbyClient, views: list[SeekView]) -> None:
-    """Send ``client`` what changed in the list since it last heard it, if anything did."""
+def _tell_changes(client: LobbyClient, listed: list[tuple[SeekView, str]]) -> None:
+    """Send ``client`` what changed in the list (each view with its JSON, as anyone's) since
+    it last heard it, if anything did."""
     now = {}
-    for v in views:
-        mine = v.model_copy(update={"mine": v.id in client.seeks})
-        now[mine.id] = (mine, mine.model_dump_json())
+    for view, text in listed:
+        if view.id in client.seeks:
+            view = view.model_copy(update={"mine": True})
+            text = view.model_dump_json()
+        now[view.id] = (view, text)
     changed = [view for sid, (view, text) in now.items() if client.heard.get(sid) != text]
     removed = [sid for sid in client.heard if sid not in now]
     if not changed and not removed and client.quick == client.heard_quick:

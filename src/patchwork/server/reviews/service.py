@@ -22,8 +22,8 @@ from ...ai.limit import Limit
 from ...ai.review import DEFAULT_SEED, Review, Value, judge, position_seed
 from ...engine import Game, Move, Record
 from ...i18n import N_
+from ..cluster.limits import SharedLimiter
 from ..common.errors import ServerError
-from ..common.ratelimit import KeyedLimiter
 from ..games.live import Caller, LiveGame
 from ..games.messages import ErrorMessage
 from ..games.reading import record
@@ -103,7 +103,8 @@ class Reviews:
         self._jobs: dict[str, _Job] = {}
         self._kept: OrderedDict[str, ReviewView] = OrderedDict()
         burst = svc.settings.review_burst
-        self._starts = KeyedLimiter(1 / STARTS_EVERY if burst > 0 else 0.0, max(1, burst))
+        cluster = None if svc.node is None else svc.node.cluster
+        self._starts = SharedLimiter(1 / STARTS_EVERY if burst > 0 else 0.0, max(1, burst), cluster)
 
     # -- asking -----------------------------------------------------------------------------
 
@@ -137,19 +138,23 @@ class Reviews:
                 if job.version != live.version and not job.stored:
                     raise ServerError("busy", N_("a review of this game is already running"))
                 return self._running(live.id, job)
-            self._may_start(client)
+            await self._may_start(client)
             rec = record(live)
             job = _Job(live.version, len(live.game.states), stored=finished, client=client)
             self._jobs[live.id] = job
             job.task = asyncio.get_running_loop().create_task(self._run(live.id, job, rec))
         return self._running(live.id, job)
 
-    def _may_start(self, client: str) -> None:
+    async def _may_start(self, client: str) -> None:
         """ServerError ``rate_limited`` if ``client`` has asked for enough reviews for now."""
         if not self._starts.enabled:
             return
         running = sum(1 for job in self._jobs.values() if job.client == client)
-        wait = STARTS_EVERY if running >= RUNNING_PER_CLIENT else self._starts.check(client)
+        wait = (
+            STARTS_EVERY
+            if running >= RUNNING_PER_CLIENT
+            else await self._starts.wait(f"review starts {client}")
+        )
         if wait is not None:
             raise ServerError(
                 "rate_limited",

@@ -106,14 +106,6 @@ export function filterName(filter) {
   }
 }
 
-// The card's filters the choice went through, the deciding one last (tui/solo.py filter_chain):
-// a filter before the deciding one may have left a patch out (rule 9), so a sentence that named
-// the last alone would claim too much.
-export function filterChain(turn) {
-  const at = turn.card.filters.indexOf(turn.decided_by);
-  return at >= 0 ? turn.card.filters.slice(0, at + 1) : [...turn.card.filters, turn.decided_by];
-}
-
 // Why Automa took the patch it took, when the card's first filter left one (rule 9).
 function reason(turn) {
   const values = { budget: turn.card.budget, id: turn.patch };
@@ -139,10 +131,11 @@ export function turnLines(turn) {
     lines.push(fmt(_("Automa had {budget} to spend: bought patch {id}, the only one it could afford."),
       { budget: turn.card.budget, id: turn.patch }));
   } else {
-    const chain = filterChain(turn);
-    lines.push(chain.length === 1 ? reason(turn)
+    // (The engine says which filters the choice went through: naming the last alone could
+    // claim too much.)
+    lines.push(turn.filters_used.length === 1 ? reason(turn)
       : fmt(_("Automa had {budget} to spend: bought patch {id}, the one its card's filters left ({filters})."),
-        { budget: turn.card.budget, id: turn.patch, filters: chain.map(filterName).join(", ") }));
+        { budget: turn.card.budget, id: turn.patch, filters: turn.filters_used.map(filterName).join(", ") }));
   }
   if (turn.patch !== null) lines.push(fmt(_("Automa moves to space {space}."), { space: turn.end }));
   if (turn.income) {
