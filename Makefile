@@ -41,15 +41,19 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
-# The web client's tests drive Debian's Chromium (never a downloaded browser build).
+# The web client's tests drive Debian's Chromium (never a downloaded browser build); Chinese and
+# Japanese pages and charts need fonts with their characters (Debian's Noto CJK).
 CHROMIUM ?= /usr/bin/chromium
+CJK_FONT ?= /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
 browser:
-	@test -x $(CHROMIUM) || { \
+	@test -x $(CHROMIUM) -a -f $(CJK_FONT) || { \
 	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "installing Debian's chromium for the browser tests"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-dejavu-core; \
+	    echo "installing Debian's chromium and fonts for the browser tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium \
+	      fonts-dejavu-core fonts-noto-cjk; \
 	  else \
-	    echo "the browser tests need $(CHROMIUM): run 'sudo apt-get install chromium'" >&2; exit 1; \
+	    echo "the browser tests need $(CHROMIUM) and $(CJK_FONT):" \
+	      "run 'sudo apt-get install chromium fonts-noto-cjk'" >&2; exit 1; \
 	  fi; }
 
 unit: install browser

@@ -12,8 +12,20 @@ import pytest
 from patchwork import i18n
 from patchwork.i18n import tools
 
-LANGS = ("fa", "pt", "ru", "fi")
-NPLURALS = {"fa": 2, "pt": 3, "ru": 3, "fi": 2}  # as Babel (CLDR) gives them
+LANGS = tuple(code for code in i18n.LANGUAGES if code != "en")  # every catalog
+# As Babel (CLDR) gives them: French, Spanish, Italian and Portuguese have a form for millions.
+NPLURALS = {
+    "fa": 2,
+    "pt": 3,
+    "ru": 3,
+    "fi": 2,
+    "de": 2,
+    "fr": 3,
+    "es": 3,
+    "it": 3,
+    "zh": 1,
+    "ja": 1,
+}
 
 
 def catalog(lang: str) -> Any:
@@ -26,7 +38,8 @@ def messages(lang: str) -> list[Any]:
 
 def test_every_language_ships_a_catalog() -> None:
     assert tools.languages() == sorted(LANGS)
-    assert i18n.available_languages() == ("en", "fa", "fi", "pt", "ru")
+    assert i18n.available_languages() == ("en", *sorted(LANGS))
+    assert LANGS == ("fa", "pt", "ru", "fi", "de", "fr", "es", "it", "zh", "ja")
     assert set(i18n.LANGUAGES) == {"en", *LANGS}
 
 
@@ -197,7 +210,11 @@ def test_digit_helpers() -> None:
     assert i18n.number(-5, lang="fa") == "\u200e\u2212۵"
     assert i18n.number(0.5, ".0%", "fa") == "۵۰٪"
     assert i18n.number(1.5, "+.1f", "fa") == "\u200e+۱٫۵"
-    assert i18n.number(-3, lang="fi") == "-3"
+    # Every other language's signs from CLDR: decimal commas, the minus sign, the percent's space.
+    assert i18n.number(-3, lang="fi") == "\u22123" and i18n.number(-3, lang="de") == "-3"
+    assert i18n.number(1.5, ".1f", "de") == "1,5" and i18n.number(1.5, ".1f", "ja") == "1.5"
+    assert i18n.number(0.54, ".0%", "fr") == "54\xa0%" and i18n.number(0.54, ".0%", "it") == "54%"
+    assert i18n.number(1234567, ",", "de") == "1.234.567" and i18n.number(7, lang="xx") == "7"
     assert i18n.native_digits("fa_IR") == "۰۱۲۳۴۵۶۷۸۹"
     assert i18n.ascii_digits("۱۷r90@c۴ ٣") == "17r90@c4 3"
 
@@ -211,13 +228,17 @@ def test_fmt_writes_numbers_in_the_language_and_leaves_notation_alone() -> None:
             "A buys patch ۱۷ (17r90@c4): ۲۵٪, ۵ buttons"
         )
         assert i18n.fmt("{ok}", ok=True) == "True"  # booleans are not numbers
-        i18n.set_language("ru")
+        i18n.set_language("ru")  # a Russian percentage has a (no-break) space before its sign
+        assert i18n.fmt(template, buttons=5, **values) == (
+            "A buys patch 17 (17r90@c4): 25\xa0%, 5 buttons"
+        )
+        i18n.set_language("ja")
         assert i18n.fmt(template, buttons=5, **values) == template.format(buttons=5, **values)
     finally:
         i18n.set_language("en")
     t = i18n.translator("fa")
     assert t.format("Player {n}", n=2) == "بازیکن ۲"
-    assert i18n.translator("de").language == "en"
+    assert i18n.translator("ko").language == "en"
 
 
 def test_language_names_and_directions() -> None:
@@ -227,12 +248,19 @@ def test_language_names_and_directions() -> None:
         "Português",
         "Русский",
         "Suomi",
+        "Deutsch",
+        "Français",
+        "Español",
+        "Italiano",
+        "简体中文",
+        "日本語",
     ]
     assert i18n.direction("fa") == "rtl" and i18n.direction("pt_BR") == "ltr"
     assert i18n.lang_option(["--seed", "3", "--lang", "fa"]) == "fa"
     assert i18n.lang_option(["--lang=ru"]) == "ru"
     assert i18n.lang_option(["--", "--lang", "fa"]) is None
-    assert i18n.supported("pt-BR") == "pt" and i18n.supported("de") is None
+    assert i18n.supported("pt-BR") == "pt" and i18n.supported("ko") is None
+    assert i18n.supported("zh-Hans-CN") == "zh" and i18n.supported("ja_JP.UTF-8") == "ja"
 
 
 @pytest.mark.parametrize("lang", ["en", *LANGS])

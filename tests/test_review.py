@@ -300,3 +300,24 @@ def test_the_ai_levels_of_a_record_are_named_as_in_the_app() -> None:
     assert names_of(record) == ("AI level 1 (1)", "AI level 1 (2)")
     record = pw.Record.from_game(pw.Game(pw.new_game(seed=1)), players=("", "levels"))
     assert names_of(record) == ("Player 1", "levels")
+
+
+@pytest.mark.parametrize("lang", ["zh", "ja", "en"])
+def test_the_chart_has_every_character_of_chinese_and_japanese(
+    lang: str, record_file: Path, tmp_path: Path
+) -> None:
+    """No empty boxes: matplotlib warns of each glyph its fonts lack; the chart falls back to
+    Noto CJK (Japanese forms first in Japanese) for the words and for players named in CJK."""
+    import warnings
+
+    from patchwork.report import charts
+
+    i18n.set_language(lang)
+    assert charts.font_families()[1] == ("Noto Sans CJK JP" if lang == "ja" else "Noto Sans CJK SC")
+    game = pw.Record.load(record_file).replay()
+    result = review(game, SMALL, seed=0, names=("小明", "さくら"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        charts.save_png(result, ("小明", "さくら"), tmp_path / "chart.png")
+        page = charts.svg(result, ("小明", "さくら"))
+    assert (tmp_path / "chart.png").stat().st_size > 10_000 and "<svg" in page

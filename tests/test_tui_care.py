@@ -36,11 +36,21 @@ from test_tui_app import (
     type_path,
 )
 
-LANGS = ("en", "fa", "pt", "ru", "fi")
+LANGS = i18n.LANGUAGES
 FULL = "/".join(["x" * 9] * 7 + ["x" * 8 + "1", "x" * 7 + "2"])
 EMPTY = "/".join(["9"] * 9)
 # Player 0 on space 52 with 105 buttons and income 30; player 1 on 53, empty board: -162.
 EXTREME = f"revised:rf 1,2,3,4,5 52,105,30,{FULL} 53,0,0,{EMPTY} 1 0 1 - -"
+
+
+def from_cell(row: str, x: int) -> str:
+    """What a screen row shows from its ``x``-th cell on (a Chinese character takes two)."""
+    cells = 0
+    for i, ch in enumerate(row):
+        if cells >= x:
+            return row[i:]
+        cells += cell_len(ch)
+    return ""
 
 
 @pytest.fixture(autouse=True)
@@ -60,6 +70,12 @@ BOUGHT = {
     "pt": ("Você comprou o pedaço", "{name} comprou o pedaço"),
     "ru": ("Вы покупаете лоскуток", "{name} покупает лоскуток"),
     "fi": ("Ostit tilkun", "{name} osti tilkun"),
+    "de": ("Du hast Flicken", "{name} hat Flicken"),
+    "fr": ("Vous avez acheté la pièce", "{name} a acheté la pièce"),
+    "es": ("Compraste el parche", "{name} compró el parche"),
+    "it": ("Hai comprato la pezza", "{name} ha comprato la pezza"),
+    "zh": ("你购买了布块", "{name} 购买了布块"),
+    "ja": ("あなたはパッチ", "{name}はパッチ"),
 }
 
 
@@ -144,7 +160,7 @@ def test_the_figures_under_the_quilts_fit_whatever_the_numbers(
                 # On screen where the widget is (aligned right in Persian): one line each,
                 # nothing wrapped.
                 y, x = info.region.y + i, info.region.x
-                shown = set_cell_size(rows[y][x:], panels.INFO_WIDTH)
+                shown = set_cell_size(from_cell(rows[y], x), panels.INFO_WIDTH)
                 assert shown.strip() == line, (rows[y], line)
             # The number ends its line, after a space: figures never run together.
             numbers = [line.rsplit(" ", 1)[1] for line in lines]

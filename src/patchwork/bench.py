@@ -28,6 +28,7 @@ from .engine import kernels as K
 from .engine import layout as L
 from .engine import playout
 from .engine.state import State, new_game
+from .i18n.commandline import HelpFormatter
 
 I64 = npt.NDArray[np.int64]
 Progress = Callable[[str], None]
@@ -250,7 +251,9 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
     """The options of ``patchwork bench`` (added to ``parser`` when given)."""
     if parser is None:
         parser = argparse.ArgumentParser(
-            prog="patchwork bench", description="Measure the speed of the compiled engine."
+            formatter_class=HelpFormatter,
+            prog="patchwork bench",
+            description="Measure the speed of the compiled engine.",
         )
     parser.add_argument(
         "--json", action="store_true", help="also print the results as JSON on the last line"

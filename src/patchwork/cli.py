@@ -54,7 +54,10 @@ def usage() -> str:
     lines += [
         "",
         _("Run 'patchwork COMMAND --help' for a command's options."),
-        _("Languages: --lang en, fa, pt, ru or fi (default: the system locale)."),
+        fmt(
+            _("Languages: --lang {codes} (default: the system locale)."),
+            codes=", ".join(i18n.LANGUAGES),
+        ),
     ]
     return "\n".join(lines) + "\n"
 

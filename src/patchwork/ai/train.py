@@ -25,6 +25,7 @@ import numpy as np
 from ..engine import kernels as K
 from ..engine.errors import PatchworkError
 from ..engine.state import new_game
+from ..i18n.commandline import HelpFormatter
 from ..parallel import open_executor
 from . import mcts, rollout
 from .limit import Limit
@@ -190,6 +191,7 @@ def _indexed(item: tuple[int, tuple[int, int, float]]) -> tuple[int, list[Decisi
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
+        formatter_class=HelpFormatter,
         prog="patchwork train",
         description="Fit the search's playout policy to the searcher's own choices in "
         "self-play, and write the weights (JSON).",

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from ..engine import new_game
+from ..i18n.commandline import HelpFormatter
 from . import encoding as E
 
 Runner = Callable[[np.random.Generator], int]  # plays one game, returns its steps
@@ -183,7 +184,9 @@ def run_all(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser = argparse.ArgumentParser(
+        formatter_class=HelpFormatter, description=__doc__.splitlines()[0] if __doc__ else None
+    )
     parser.add_argument("--seconds", type=float, default=3.0, help="time per figure")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--repeats", type=int, default=3, help="rounds per figure (best kept)")

@@ -10,9 +10,10 @@ The language comes from ``--lang`` when given, else from the system locale
 server picks one per request instead (:func:`negotiate`, :func:`translator`): the functions
 ``_`` and friends translate into the one language of a terminal program.
 
-Numbers: :func:`fmt` fills a translated template and writes its numbers with the language's
-own digits (Persian: ``۰``-``۹``), while text values such as move notation and square names
-(``17r90@c4``, ``e5``) are left exactly as they are, in every language.
+Numbers: :func:`fmt` fills a translated template and writes its numbers as the language writes
+them: its own digits (Persian: ``۰``-``۹``) and, from Babel's CLDR data, its decimal sign, minus
+sign and percent (``1,5`` and ``54 %`` in German), while text values such as move notation and
+square names (``17r90@c4``, ``e5``) are left exactly as they are, in every language.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 HOWTO_DIR = Path(__file__).resolve().parent / "howto"
 SOURCE_LANGUAGE = "en"
 # The languages the project ships (English is the source; the others have catalogs).
-LANGUAGES = ("en", "fa", "pt", "ru", "fi")
+LANGUAGES = ("en", "fa", "pt", "ru", "fi", "de", "fr", "es", "it", "zh", "ja")
 RIGHT_TO_LEFT = frozenset({"fa", "ar", "he", "ur"})
 ENVIRONMENT_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 # Each language's name in that language (what a language menu shows).
@@ -41,15 +42,17 @@ LANGUAGE_NAMES: dict[str, str] = {
     "pt": "Português",
     "ru": "Русский",
     "fi": "Suomi",
+    "de": "Deutsch",
+    "fr": "Français",
+    "es": "Español",
+    "it": "Italiano",
+    "zh": "简体中文",
+    "ja": "日本語",
 }
 # The digit policy: languages written with their own digits in the interface. Persian uses
 # the Extended Arabic-Indic digits, as Intl.NumberFormat("fa") does in the browser.
 PERSIAN_DIGITS = "۰۱۲۳۴۵۶۷۸۹"
 NATIVE_DIGITS: dict[str, str] = {"fa": PERSIAN_DIGITS}
-# The signs that go with them (again as Intl.NumberFormat("fa") writes numbers).
-_NATIVE_SIGNS: dict[str, dict[str, str]] = {
-    "fa": {".": "٫", "%": "٪", "-": "\u200e\u2212", "+": "\u200e+"},
-}
 _ASCII_DIGITS = "0123456789"
 # Persian and Arabic-Indic digits typed by a person, read back as ASCII.
 _TO_ASCII = str.maketrans("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩", _ASCII_DIGITS * 2)
@@ -127,6 +130,9 @@ def set_language(lang: str | None = None, localedir: str | os.PathLike[str] | No
     global _active, _language
     _language = resolve_language(lang)
     _active = translation(_language, localedir)
+    from .commandline import install  # argparse's own words (usage:, options) follow
+
+    install()
     return _language
 
 
@@ -222,16 +228,45 @@ def digits(value: str | int | float, lang: str | None = None) -> str:
     return text.translate(str.maketrans(_ASCII_DIGITS, native))
 
 
+@lru_cache(maxsize=32)
+def _signs(code: str) -> dict[str, str]:
+    """What replaces ``.``, ``,``, ``-``, ``+`` and ``%`` of a number Python formatted, in
+    ``code``'s way (CLDR's symbols, as Babel gives them): German ``,`` ``.`` and `` %``
+    (after a no-break space), Persian ``٫`` and ``٪``, Finnish the minus sign ``−``. English
+    and unknown languages: nothing to replace."""
+    if code == SOURCE_LANGUAGE:
+        return {}
+    from babel import Locale, UnknownLocaleError, numbers
+
+    try:
+        locale = Locale.parse(code)
+    except (UnknownLocaleError, ValueError):
+        return {}
+    system = "default"
+    # The space (if any) between a percentage and its sign: "#,##0\xa0%" -> "\xa0".
+    pattern = locale.percent_formats[None].pattern
+    before_sign = pattern[pattern.rfind("0") + 1 : pattern.find("%")] if "%" in pattern else ""
+    percent = locale.number_symbols[locale.default_numbering_system]["percentSign"]
+    signs = {
+        ".": numbers.get_decimal_symbol(locale, numbering_system=system),
+        ",": numbers.get_group_symbol(locale, numbering_system=system),
+        "-": numbers.get_minus_sign_symbol(locale, numbering_system=system),
+        "+": numbers.get_plus_sign_symbol(locale, numbering_system=system),
+        "%": before_sign + percent,
+    }
+    return {ascii: sign for ascii, sign in signs.items() if sign != ascii}
+
+
 def number(value: int | float, spec: str = "", lang: str | None = None) -> str:
     """A number formatted with ``spec`` (as in ``format(value, spec)``) in the language's
     digits and signs: ``number(-5, lang="fa")`` -> ``"‎−۵"``, ``number(0.5, ".0%", "fa")``
-    -> ``"۵۰٪"``."""
+    -> ``"۵۰٪"``, ``number(1.5, ".1f", "de")`` -> ``"1,5"``."""
     text = format(value, spec)
     code = base_language(lang or _language)
-    signs = _NATIVE_SIGNS.get(code)
-    if signs is None:
-        return text
-    return digits("".join(signs.get(ch, ch) for ch in text), code)
+    signs = _signs(code)
+    if signs:
+        text = "".join(signs.get(ch, ch) for ch in text)
+    return digits(text, code)
 
 
 def ascii_digits(text: str) -> str:

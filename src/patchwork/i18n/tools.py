@@ -33,6 +33,7 @@ POT = LOCALE_DIR / f"{DOMAIN}.pot"
 PROJECT = "patchwork-game"
 COMMENT_TAG = "TRANSLATORS:"
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?:[!:][^{}]*)?\}")
+PRINTF = re.compile(r"%(?:\([A-Za-z_]+\))?[srd]")
 
 
 def _pybabel(*args: str) -> None:
@@ -116,11 +117,14 @@ def msgids(catalog: Iterable[Any]) -> set[str | tuple[str, ...]]:
 
 
 def placeholders(text: str) -> set[str]:
-    """The ``{name}`` fields of a text (``{{`` and ``}}`` are literal braces)."""
+    """The ``{name}`` fields of a text (``{{`` and ``}}`` are literal braces), and the
+    ``%(name)s`` / ``%s`` ones of argparse's texts (``i18n/commandline.py``)."""
+    printf = set(PRINTF.findall(text))
     try:
-        return {field for _lit, field, _spec, _conv in string.Formatter().parse(text) if field}
+        fields = {field for _lit, field, _spec, _conv in string.Formatter().parse(text) if field}
     except ValueError:  # not a valid format string: count what looks like fields
-        return set(PLACEHOLDER.findall(text))
+        fields = set(PLACEHOLDER.findall(text))
+    return fields | printf
 
 
 def _translated(m: Any) -> bool:

@@ -31,6 +31,7 @@ from typing import IO
 from ..ai import Agent, Limit, MCTSAgent, PolicyAgent, agent_names, endgame, get_agent
 from ..ai.warmup import numba_without_blas_probe, warm_up_endgame, warm_up_tree_search
 from ..engine import Move, PatchworkError, State, new_game
+from ..i18n.commandline import HelpFormatter
 from .codingame import (
     FIRST_TURN_SECONDS,
     RULES,
@@ -340,6 +341,7 @@ def play(
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
+        formatter_class=HelpFormatter,
         prog="patchwork cg-bot",
         description="Play as a CodinGame Patchwork bot on stdin/stdout (see docs/protocol.md).",
     )

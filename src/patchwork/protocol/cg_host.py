@@ -22,6 +22,7 @@ from typing import Protocol
 from ..ai import Agent, agent_names, get_agent
 from ..engine import Game, Move, PatchworkError, Record, State, new_game
 from ..engine.play import play_out
+from ..i18n.commandline import RawDescriptionHelpFormatter
 from .agent import EngineAgent
 from .codingame import (
     FIRST_TURN_SECONDS,
@@ -290,7 +291,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="patchwork cg-host",
         description="Referee a game with a CodinGame Patchwork bot as a player.",
         epilog=EPILOG.format(names=", ".join(agent_names())),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=RawDescriptionHelpFormatter,
     )
     p.add_argument("bot", metavar="BOT_COMMAND", help="the bot's command line (one argument)")
     p.add_argument(

@@ -23,6 +23,7 @@ from ..ai import search as search_module
 from ..ai.warmup import warm_up_search
 from ..engine import PatchworkError, Rules, State, new_game
 from ..engine.data import EDITIONS
+from ..i18n.commandline import HelpFormatter
 from .engine_protocol import (
     COMMANDS,
     HANDSHAKE_OK,
@@ -446,6 +447,7 @@ def _progress_info(agent: MCTSAgent, state: State, iterations: int, seconds: flo
 def main(argv: list[str] | None = None) -> int:
     """``patchwork engine``: speak the engine protocol on stdin/stdout until ``quit``."""
     parser = argparse.ArgumentParser(
+        formatter_class=HelpFormatter,
         prog="patchwork engine",
         description="Run the AI as a text engine on stdin/stdout (see docs/protocol.md).",
         epilog="Type 'patchwork' for the handshake, then position/go; 'quit' ends.",

@@ -4,17 +4,53 @@ final margin over the game, the inaccuracies, mistakes and blunders marked where
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
 
+from matplotlib import font_manager, rc_context
 from matplotlib.figure import Figure  # no pyplot: no global state, no window, any thread
 from matplotlib.ticker import PercentFormatter
 
 from ..ai.review import FLAWS, LABELS, Review
-from ..i18n import _, fmt
+from ..i18n import _, base_language, fmt, language
 
 COLOURS = {"inaccuracy": "#d4a017", "mistake": "#e67e22", "blunder": "#c0392b"}
 SEAT_MARKERS = ("o", "s")  # player 0's moves round, player 1's square
+# matplotlib's DejaVu Sans has no Chinese or Japanese characters: a chart in those languages, or
+# with a player named in them, would show empty boxes. matplotlib falls back family by family;
+# the language's own forms of the Han characters come first (Debian: fonts-noto-cjk).
+LATIN_FONT = "DejaVu Sans"
+CJK_FONTS = {
+    "ja": ("Noto Sans CJK JP", "Noto Sans CJK SC"),
+    "": ("Noto Sans CJK SC", "Noto Sans CJK JP"),
+}
+
+
+@lru_cache(maxsize=1)
+def _installed_cjk() -> frozenset[str]:
+    wanted = set(CJK_FONTS[""])
+    found = {f.name for f in font_manager.fontManager.ttflist} & wanted
+    if not found:  # a font cache written before the fonts were installed: look on disk once
+        for path in font_manager.findSystemFonts():
+            if "CJK" in Path(path).name:
+                font_manager.fontManager.addfont(path)
+        found = {f.name for f in font_manager.fontManager.ttflist} & wanted
+    return frozenset(found)
+
+
+def font_families(lang: str | None = None) -> list[str]:
+    """The font families a chart in ``lang`` (default: the current language) is drawn with,
+    the installed ones only (matplotlib warns about a family it cannot find)."""
+    order = CJK_FONTS.get(base_language(lang or language()), CJK_FONTS[""])
+    return [LATIN_FONT, *(name for name in order if name in _installed_cjk())]
+
+
+@contextmanager
+def _fonts() -> Iterator[None]:
+    with rc_context({"font.family": font_families()}):
+        yield
 
 
 def figure(review: Review, names: Sequence[str]) -> Figure:
@@ -52,12 +88,14 @@ def figure(review: Review, names: Sequence[str]) -> Figure:
 
 
 def save_png(review: Review, names: Sequence[str], path: str | Path) -> None:
-    figure(review, names).savefig(path, format="png", dpi=120)
+    with _fonts():
+        figure(review, names).savefig(path, format="png", dpi=120)
 
 
 def svg(review: Review, names: Sequence[str]) -> str:
     """The chart as SVG text, for a page that must stand alone."""
     out = io.StringIO()
-    figure(review, names).savefig(out, format="svg")
+    with _fonts():
+        figure(review, names).savefig(out, format="svg")
     text = out.getvalue()
     return text[text.index("<svg") :]

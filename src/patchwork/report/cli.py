@@ -18,6 +18,7 @@ from ..ai import Limit
 from ..ai.review import DEFAULT_LIMIT, DEFAULT_SEED, Review, review
 from ..engine import Game, PatchworkError, Record
 from ..i18n import _, digits, error_text, fmt
+from ..i18n.commandline import HelpFormatter
 from ..options import positive_int, positive_seconds
 from ..parallel import add_ray_option
 from . import charts, html, terminal
@@ -25,6 +26,7 @@ from . import charts, html, terminal
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
+        formatter_class=HelpFormatter,
         prog="patchwork review",
         description=_(
             "Judge every move of a recorded game with the searcher: the win probability and "

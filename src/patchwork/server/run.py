@@ -8,7 +8,8 @@ import logging
 import sys
 
 from .. import i18n
-from ..i18n import _
+from ..i18n import _, fmt
+from ..i18n.commandline import HelpFormatter
 from .common.config import Settings
 from .http.slowclients import with_header_timeout
 
@@ -17,6 +18,7 @@ DEFAULTS = Settings()
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
+        formatter_class=HelpFormatter,
         prog="patchwork serve",
         description=_(
             "Serve Patchwork games over HTTP and websockets (API docs at /docs). Each request "
@@ -158,7 +160,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--lang",
         metavar="LANG",
-        help=_("language of this command's help (en, fa, pt, ru, fi; default: the system locale)"),
+        help=fmt(
+            _("language of this command's help ({codes}; default: the system locale)"),
+            codes=", ".join(i18n.LANGUAGES),
+        ),
     )
     p.add_argument("--no-access-log", action="store_true", help=_("do not log every request"))
     p.add_argument(

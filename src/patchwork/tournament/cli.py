@@ -8,6 +8,7 @@ import sys
 from ..ai import Limit, agent_names
 from ..engine import PatchworkError
 from ..i18n import _
+from ..i18n.commandline import RawDescriptionHelpFormatter
 from ..options import add_rules_options, positive_int, positive_seconds, rules_from_args
 from ..parallel import add_ray_option
 from .report import print_report
@@ -35,7 +36,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="patchwork tournament",
         description="Play agents against each other and report win rates and Elo.",
         epilog=EPILOG.format(names=", ".join(agent_names())),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=RawDescriptionHelpFormatter,
     )
     p.add_argument(
         "players",

@@ -22,6 +22,7 @@ from .. import i18n
 from ..engine import Game, PatchworkError, new_game
 from ..engine.automa import Automa
 from ..i18n import _, error_text, fmt
+from ..i18n.commandline import HelpFormatter
 from ..options import rules_from_args
 from .game_screen import GameScreen
 from .options import AppOptions
@@ -107,6 +108,7 @@ class PatchworkApp(App[None]):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
+        formatter_class=HelpFormatter,
         prog="patchwork play",
         description=_(
             "Play Patchwork full-screen in the terminal, with the keyboard or the mouse: "

@@ -28,6 +28,7 @@ from ..ai import Agent, Limit, MCTSAgent, SearchResult
 from ..engine import Advance, Game, IllegalMoveError, Move, PatchworkError, Record
 from ..engine.automa import Automa
 from ..i18n import _, error_text, fmt, ngettext
+from ..i18n.cells import fold
 from . import colours, describe, panels, solo
 from .offer import STRIP_ROWS, CircleStrip, PatchCard, circle_text
 from .options import AppOptions
@@ -185,15 +186,20 @@ class GameScreen(Screen[None]):
 
     def _put(self, selector: str, content: Text | Content | str) -> None:
         """Update a text widget, unless it already shows exactly that (repainting the
-        whole screen on every key would make the arrows sluggish)."""
+        whole screen on every key would make the arrows sluggish). Prose (a Text that may
+        wrap) is broken into lines here, by the rules of its language."""
+        widget = self.query_one(selector, Static)
+        if isinstance(content, Text) and not content.no_wrap:
+            content = fold(content, widget.content_size.width)
         if self._shown.get(selector) == content:
             return
         self._shown[selector] = content
-        self.query_one(selector, Static).update(content, layout=False)
+        widget.update(content, layout=False)
 
     def log_line(self, message: str, player: int | None = None) -> None:
         style = PLAYER_COLOURS[player] if player is not None else "dim"
-        self.query_one("#log", RichLog).write(Text(message, style=style))
+        log = self.query_one("#log", RichLog)
+        log.write(fold(Text(message, style=style), log.scrollable_content_region.width))
 
     def redraw(self) -> None:
         """Show the session as it is now (widgets whose picture did not change stay)."""

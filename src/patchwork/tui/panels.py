@@ -5,8 +5,6 @@ Every figure is read from the engine: the state, the state a move leads to, the 
 
 from __future__ import annotations
 
-import textwrap
-
 from rich.cells import cell_len, set_cell_size
 from rich.style import Style
 from rich.text import Text
@@ -16,6 +14,7 @@ from textual.markup import escape
 from ..engine import Advance, State
 from ..engine.data import BOARD_SIZE
 from ..i18n import _, fmt, ngettext, pgettext
+from ..i18n.cells import wrap
 from . import colours, describe, solo
 from .offer import CardPicture
 from .quilt import PLAYER_COLOURS, QuiltPicture
@@ -102,7 +101,7 @@ QUILT_ROWS = 11  # the quilt board's title and rows, above the figures
 
 
 def _wrapped(text: str, width: int) -> list[str]:
-    return textwrap.wrap(text, width, subsequent_indent=" ") or [""]
+    return wrap(text, width, subsequent_indent=" ")
 
 
 def figure_lines(figures: list[tuple[str, str]], width: int) -> list[str]:
@@ -286,10 +285,10 @@ def keys_now(session: Session, paused: bool) -> list[Key]:
 
 def key_bar(session: Session, paused: bool, width: int = 80) -> Content:
     """The keys with their labels; a click on one runs its action. Labels in another
-    language are often longer: when the bar would not fit ``width``, the keys lose their
-    padding so that every key stays visible."""
+    language are often longer (and a Chinese or Japanese character takes two cells): when the
+    bar would not fit ``width``, the keys lose their padding so that every key stays visible."""
     keys = keys_now(session, paused)
-    padded = sum(len(key) + len(label) + 4 for key, label, _ in keys) <= width
+    padded = sum(cell_len(key) + cell_len(label) + 4 for key, label, _ in keys) <= width
     pad = " " if padded else ""
     return Content.from_markup(
         " ".join(

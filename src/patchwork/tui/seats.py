@@ -86,7 +86,10 @@ def add_game_options(parser: argparse.ArgumentParser, opponent: str, watch: str)
     parser.add_argument(
         "--lang",
         metavar="LANG",
-        help=_("language of the texts (en, fa, pt, ru, fi; default: the system locale)"),
+        help=fmt(
+            _("language of the texts ({codes}; default: the system locale)"),
+            codes=", ".join(i18n.LANGUAGES),
+        ),
     )
     parser.add_argument(
         "--load",

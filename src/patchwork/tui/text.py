@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import textwrap
 from collections.abc import Callable, Sequence
 from typing import Literal, TextIO
 
@@ -33,6 +32,8 @@ from ..engine.automa import Automa
 from ..engine.data import BOARD_SIZE, FINAL_SPACE, INCOME_SPACES
 from ..engine.play import Played, play_out
 from ..i18n import _, digits, error_text, fmt, ngettext
+from ..i18n.cells import pad, wrap
+from ..i18n.commandline import HelpFormatter
 from ..options import rules_from_args
 from . import solo
 from .describe import move_sentence, patch_numbers, said, score_lines
@@ -68,7 +69,7 @@ def _who(seats: Sequence[Seat], p: int) -> str:
 def _side_by_side(columns: Sequence[Sequence[str]], width: int) -> list[str]:
     height = max(len(c) for c in columns)
     return [
-        "".join((c[i] if i < len(c) else "").ljust(width) for c in columns).rstrip()
+        "".join(pad(c[i] if i < len(c) else "", width) for c in columns).rstrip()
         for i in range(height)
     ]
 
@@ -230,7 +231,7 @@ def help_text(state: State) -> str:
 
 
 def _wrap(words: Sequence[str], indent: str = "  ") -> list[str]:
-    return textwrap.wrap(" ".join(words), 96, initial_indent=indent, subsequent_indent=indent)
+    return wrap(" ".join(words), 96, indent, indent)
 
 
 def moves_text(state: State, arg: str = "") -> str:
@@ -397,6 +398,7 @@ def save_record(game: Game, seats: Sequence[Seat], path: str, outcome: Outcome) 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
+        formatter_class=HelpFormatter,
         prog="patchwork play",
         description=_(
             "Play Patchwork in the terminal: against an agent, two people at one "

@@ -1,0 +1,69 @@
+"""The command line in the current language, argparse's own words included.
+
+argparse writes a few texts of its own (``usage:``, ``options``, the help of ``-h``, its
+errors) through gettext's default domain, where no catalog of ours is looked for: they are
+marked here so that they are extracted into ours, and :func:`install` sends argparse's
+lookups to the current language. :class:`HelpFormatter` measures the help's lines in terminal
+cells, so that Chinese and Japanese (two cells a character) fit the terminal as well."""
+
+from __future__ import annotations
+
+import argparse
+
+from . import N_, _, ngettext
+from .cells import wrap
+
+# argparse's texts that a person meets (its errors for programmers are left in English).
+WORDS = (
+    N_("usage: "),
+    N_("positional arguments"),
+    N_("options"),
+    N_("show this help message and exit"),
+    N_("%(prog)s: error: %(message)s\n"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("the following arguments are required: %s"),
+    N_("unrecognized arguments: %s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("expected one argument"),
+    N_("expected at most one argument"),
+    N_("expected at least one argument"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("not allowed with argument %s"),
+    N_("one of the arguments %s is required"),
+    N_("ignored explicit argument %r"),
+    N_("can't open '%(filename)s': %(error)s"),
+    N_("unknown parser %(parser_name)r (choices: %(choices)s)"),
+)
+
+
+def _plural_words(n: int) -> str:
+    """argparse's one text with a plural (an option of several values: ``--agents P0 P1``),
+    marked here for Babel; argparse itself looks it up."""
+    return ngettext("expected %s argument", "expected %s arguments", n)
+
+
+def install() -> None:
+    """Make argparse speak the current language (it looks its words up when it writes them,
+    and the group titles when a parser is made: call this before making one)."""
+    argparse._ = _  # type: ignore[attr-defined]
+    argparse.ngettext = ngettext  # type: ignore[attr-defined]
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help, its lines measured in terminal cells and broken as the language
+    breaks them (Chinese and Japanese between characters)."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return wrap(self._whitespace_matcher.sub(" ", text).strip(), width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        text = self._whitespace_matcher.sub(" ", text).strip()
+        return "\n".join(wrap(text, width, indent, indent))
+
+
+class RawDescriptionHelpFormatter(HelpFormatter):
+    """:class:`HelpFormatter` that leaves the description's own lines as they are written."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return "".join(indent + line for line in text.splitlines(keepends=True))
