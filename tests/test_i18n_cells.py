@@ -15,8 +15,8 @@ from textual.pilot import Pilot
 
 from patchwork import i18n
 from patchwork.i18n import tools
-from patchwork.tui.app import PatchworkApp
 from patchwork.i18n.cells import NO_LINE_END, NO_LINE_START, fold, pad, wrap
+from patchwork.tui.app import PatchworkApp
 from test_tui_app import make_app, play, screen_text
 from test_tui_care import from_cell
 

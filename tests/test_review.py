@@ -321,3 +321,18 @@ def test_the_chart_has_every_character_of_chinese_and_japanese(
         charts.save_png(result, ("小明", "さくら"), tmp_path / "chart.png")
         page = charts.svg(result, ("小明", "さくら"))
     assert (tmp_path / "chart.png").stat().st_size > 10_000 and "<svg" in page
+
+
+@pytest.mark.parametrize(("lang", "percent", "ply"), [("de", "40\xa0%", "10"), ("fa", "۴۰٪", "۱۰")])
+def test_the_chart_writes_its_numbers_as_the_language_does(
+    lang: str, percent: str, ply: str, record_file: Path
+) -> None:
+    from patchwork.report import charts
+
+    i18n.set_language(lang)
+    result = review(pw.Record.load(record_file).replay(), SMALL, seed=0, names=("A", "B"))
+    fig = charts.figure(result, ("A", "B"))
+    fig.savefig(io.BytesIO(), format="png")  # lays the ticks out
+    top, bottom = fig.axes
+    assert percent in [t.get_text() for t in top.get_yticklabels()]
+    assert ply in [t.get_text() for t in bottom.get_xticklabels()]

@@ -11,10 +11,10 @@ from pathlib import Path
 
 from matplotlib import font_manager, rc_context
 from matplotlib.figure import Figure  # no pyplot: no global state, no window, any thread
-from matplotlib.ticker import PercentFormatter
+from matplotlib.ticker import FuncFormatter
 
 from ..ai.review import FLAWS, LABELS, Review
-from ..i18n import _, base_language, fmt, language
+from ..i18n import _, base_language, fmt, language, number
 
 COLOURS = {"inaccuracy": "#d4a017", "mistake": "#e67e22", "blunder": "#c0392b"}
 SEAT_MARKERS = ("o", "s")  # player 0's moves round, player 1's square
@@ -62,7 +62,8 @@ def figure(review: Review, names: Sequence[str]) -> Figure:
     top.axhline(0.5, color="#999999", linewidth=0.8, linestyle="--")
     top.set_ylim(-0.03, 1.03)
     top.set_ylabel(fmt(_("{name} wins"), name=names[0]))
-    top.yaxis.set_major_formatter(PercentFormatter(1.0))
+    # The numbers in the language's way: "54 %" in German, Persian digits in Persian.
+    top.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: number(v, ".0%")))
     bottom.plot(plies, [c[2] for c in curve], color="#16a085", linewidth=1.5)
     bottom.axhline(0, color="#999999", linewidth=0.8, linestyle="--")
     bottom.set_ylabel(fmt(_("margin for {name}"), name=names[0]))
@@ -80,6 +81,9 @@ def figure(review: Review, names: Sequence[str]) -> Figure:
             bottom.scatter([p.ply for p in marked], margins, s=24, **style)
     if any(p.klass in FLAWS for p in review.plies):
         top.legend(loc="best", fontsize=8, framealpha=0.85)
+    whole = FuncFormatter(lambda v, _pos: number(round(v)))
+    bottom.yaxis.set_major_formatter(whole)
+    bottom.xaxis.set_major_formatter(whole)
     for axes in (top, bottom):
         axes.grid(True, alpha=0.25)
         axes.spines[["top", "right"]].set_visible(False)

@@ -102,7 +102,7 @@ export async function renderProfile(root, { name }) {
       ]),
       since ? h("p", { class: "muted small", text: fmt(_("Playing since {date}"), { date: since }) }) : null,
       h("dl", { class: "figures stats" }, [
-        stat(_("Played"), p.played, "played"),
+        stat(_("Games"), p.played, "played"),
         stat(_("Won"), p.won, "won"),
         stat(_("Lost"), p.lost, "lost"),
         stat(_("Drawn"), p.drawn || 0, "drawn"),

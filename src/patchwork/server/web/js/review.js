@@ -292,6 +292,7 @@ export class ReviewPanel {
     out.push(h("p", { class: "small", text: fmt(_("Gave away {loss} of winning chance and {points} points."),
       { loss: pct(Math.max(0, p.loss)), points: rounded(Math.max(0, p.margin_loss)) }) }));
     out.push(h("div", { class: "compare", id: "review-compare" }, [
+      // TRANSLATORS: the caption of the move that was played, beside the better one.
       this.quiltWith(p, p.move, p.squares, "played", _("Played")),
       this.quiltWith(p, p.best_move, p.best_squares, "hint", _("Better")),
     ]));
