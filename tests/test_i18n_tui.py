@@ -236,6 +236,9 @@ def test_argparse_s_own_words_speak_the_language_and_fit_80_columns(
     shown = build_parser().format_help()
     assert shown.startswith("使い方：patchwork play") and "このヘルプを表示して終了します" in shown
     assert "オプション:" in shown and "usage" not in shown and "options:" not in shown
+    # The usage's lines under its first argument, counted in cells (使い方： takes eight).
+    first, second = shown.splitlines()[:2]
+    assert cell_len(first[: first.index("[")]) == len(second) - len(second.lstrip())
     # Every line of words fits (argparse never breaks an option's own name and choices).
     assert max(cell_len(line) for line in shown.splitlines() if not line.isascii()) <= 80
     assert cli.main(["--lang", "de", "play", "--opponent", "nobody"]) == 2

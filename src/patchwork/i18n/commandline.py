@@ -9,6 +9,9 @@ cells, so that Chinese and Japanese (two cells a character) fit the terminal as 
 from __future__ import annotations
 
 import argparse
+from typing import Any
+
+from rich.cells import cell_len
 
 from . import N_, _, ngettext
 from .cells import wrap
@@ -52,7 +55,15 @@ def install() -> None:
 
 class HelpFormatter(argparse.HelpFormatter):
     """argparse's help, its lines measured in terminal cells and broken as the language
-    breaks them (Chinese and Japanese between characters)."""
+    breaks them (Chinese and Japanese between characters), its usage lined up in cells."""
+
+    def _format_usage(self, usage: Any, actions: Any, groups: Any, prefix: str | None) -> str:
+        # argparse lines the usage up under its prefix by characters: laid out behind an ASCII
+        # stand-in as wide as the prefix (使い方： takes eight cells), then given the prefix back.
+        prefix = _("usage: ") if prefix is None else prefix
+        stand_in = "u" * cell_len(prefix)
+        text: str = super()._format_usage(usage, actions, groups, stand_in)
+        return prefix + text.removeprefix(stand_in)
 
     def _split_lines(self, text: str, width: int) -> list[str]:
         return wrap(self._whitespace_matcher.sub(" ", text).strip(), width)
