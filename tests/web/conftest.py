@@ -4,6 +4,8 @@ the game back from the server to know what is legal."""
 
 from __future__ import annotations
 
+import json
+import random
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -39,6 +41,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+ENDLESS = 10_000  # more moves than any game has: random_moves plays to the end
 SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
 TIMEOUT_MS = 15_000
 # Assertions wait as long as actions do: a busy 2-core machine is slow, not wrong.
@@ -127,6 +130,43 @@ def watch_errors(page: Page) -> list[str]:
 def shot(page: Page, name: str, full_page: bool = True) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
+
+
+# -- games played over HTTP, and a seat kept as the start page keeps it ----------------------
+
+
+def keep_seat(page: Page, gid: str, token: str, seat: int | None) -> None:
+    """The seat's token in the browser's storage, as the start page keeps it."""
+    seat_json = json.dumps({"token": token, "seat": seat})
+    page.add_init_script(f"localStorage.setItem('patchwork.seat.{gid}', {json.dumps(seat_json)})")
+
+
+def random_moves(
+    server: ServerProcess, gid: str, token: str, g: dict[str, Any], n: int, seed: int | None = None
+) -> Any:
+    """Up to ``n`` random legal moves over HTTP (``seed``, default ``n``), fewer if the game
+    ends: the token plays every move the game gives it (both seats of a game at one screen)."""
+    rng = random.Random(n if seed is None else seed)
+    for _ in range(n):
+        if g["status"] != "active":
+            break
+        r = server.post(
+            f"/api/games/{gid}/moves",
+            {"move": rng.choice(legal_moves(g)), "version": g["version"]},
+            token,
+        )
+        assert r.status_code == 200, r.text
+        g = r.json()["game"]
+    return g
+
+
+def finished_game(server: ServerProcess, seed: int) -> tuple[str, dict[str, Any]]:
+    """A game at one screen played to its end over HTTP with random legal moves."""
+    created = server.create(mode="local", seed=seed, name="Ann", opponent_name="Bob")
+    gid = created["game_id"]
+    g = random_moves(server, gid, created["token"], created["game"], ENDLESS, seed)
+    assert g["status"] == "finished"
+    return gid, g
 
 
 # -- reading the game ----------------------------------------------------------------------

@@ -7,8 +7,6 @@ bonus mark clear of the column letters; the lists of games and players use a wid
 
 from __future__ import annotations
 
-import json
-import random
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -21,6 +19,8 @@ from conftest import (
     TIMEOUT_MS,
     advance,
     cell_point,
+    keep_seat,
+    random_moves,
     shot,
     start_game,
     view,
@@ -60,28 +60,6 @@ def phone(browser: Browser) -> Iterator[Page]:
     yield page
     ctx.close()
     assert not errors, errors
-
-
-def keep_seat(page: Page, gid: str, token: str, seat: int | None) -> None:
-    """The seat's token in the browser's storage, as the start page keeps it."""
-    seat_json = json.dumps({"token": token, "seat": seat})
-    page.add_init_script(f"localStorage.setItem('patchwork.seat.{gid}', {json.dumps(seat_json)})")
-
-
-def random_moves(server: ServerProcess, gid: str, token: str, g: dict[str, Any], n: int) -> Any:
-    """``n`` random legal moves over HTTP (a game at one screen: one token plays both)."""
-    rng = random.Random(n)
-    for _ in range(n):
-        if g["status"] != "active":
-            break
-        r = server.post(
-            f"/api/games/{gid}/moves",
-            {"move": rng.choice(legal_moves(g)), "version": g["version"]},
-            token,
-        )
-        assert r.status_code == 200, r.text
-        g = r.json()["game"]
-    return g
 
 
 # -- 3: the offer under your quilt is yours ----------------------------------------------------

@@ -10,10 +10,8 @@ import subprocess
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
-from test_web_details import keep_seat, random_moves
-from test_web_review import finished_game
 
-from conftest import TIMEOUT_MS, shot, watch_errors
+from conftest import TIMEOUT_MS, finished_game, keep_seat, random_moves, shot, watch_errors
 from patchwork import i18n
 from patchwork.i18n import tools
 from server_fixtures import ServerProcess

@@ -4,34 +4,16 @@ in the list, and at a slip the move played beside the better one; on a laptop an
 
 from __future__ import annotations
 
-import random
 import re
 from typing import Any
 
 import httpx
 from playwright.sync_api import Browser, Page, expect
 
-from conftest import TIMEOUT_MS, shot, view, watch_errors
-from server_fixtures import ServerProcess, legal_moves
+from conftest import TIMEOUT_MS, finished_game, shot, view, watch_errors
+from server_fixtures import ServerProcess
 
 CLASS_NAMES = {"Best move", "Good move", "Inaccuracy", "Mistake", "Blunder"}
-
-
-def finished_game(server: ServerProcess, seed: int) -> tuple[str, dict[str, Any]]:
-    """A game at one screen played to its end over HTTP with random legal moves."""
-    created = server.create(mode="local", seed=seed, name="Ann", opponent_name="Bob")
-    gid, token = created["game_id"], created["token"]
-    rng = random.Random(seed)
-    g = created["game"]
-    while g["status"] != "finished":
-        r = server.post(
-            f"/api/games/{gid}/moves",
-            {"move": rng.choice(legal_moves(g)), "version": g["version"]},
-            token,
-        )
-        assert r.status_code == 200, r.text
-        g = r.json()["game"]
-    return gid, g
 
 
 def caption_ply(page: Page) -> int:

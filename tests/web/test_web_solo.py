@@ -6,8 +6,6 @@ columns; on a laptop, and on a phone in Portuguese."""
 
 from __future__ import annotations
 
-import json
-import random
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,11 +13,14 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from conftest import (
+    ENDLESS,
     TIMEOUT_MS,
     advance,
     drag_move,
     game_id,
+    keep_seat,
     placements,
+    random_moves,
     shot,
     view,
     wait_version_above,
@@ -28,7 +29,7 @@ from conftest import (
 from patchwork import i18n
 from patchwork.engine.automa import LEVELS, Turn
 from patchwork.tui.solo import turn_lines
-from server_fixtures import ServerProcess, legal_moves
+from server_fixtures import ServerProcess
 
 
 @pytest.fixture
@@ -195,20 +196,10 @@ def test_the_end_of_a_solo_game_takes_automas_score_apart(
 ) -> None:
     created = web_server.create(mode="solo", seed=5, rules={"solo": {"level": 4, "deck": "normal"}})
     gid, token = created["game_id"], created["token"]
-    g, rng = created["game"], random.Random(5)
-    while g["status"] != "finished":
-        r = web_server.post(
-            f"/api/games/{gid}/moves",
-            {"move": rng.choice(legal_moves(g)), "version": g["version"]},
-            token,
-        )
-        assert r.status_code == 200, r.text
-        g = r.json()["game"]
+    g = random_moves(web_server, gid, token, created["game"], ENDLESS, seed=5)
+    assert g["status"] == "finished"
     page.set_viewport_size({"width": 1366, "height": 900})
-    seat = json.dumps({"token": token, "seat": 0})
-    page.add_init_script(  # the person's seat, as the start page keeps it
-        f"localStorage.setItem('patchwork.seat.{gid}', {json.dumps(seat)})"
-    )
+    keep_seat(page, gid, token, 0)  # the person's seat
     page.goto(f"{web_server.url}/play/{gid}")
     expect(page.locator("#end-screen")).to_be_visible()
     table = page.locator("#automa-score")
@@ -278,8 +269,7 @@ def test_two_automa_turns_take_one_line(
     )
     gid, token = created["game_id"], created["token"]
     page.set_viewport_size({"width": 1366, "height": 900})
-    seat = json.dumps({"token": token, "seat": 0})
-    page.add_init_script(f"localStorage.setItem('patchwork.seat.{gid}', {json.dumps(seat)})")
+    keep_seat(page, gid, token, 0)
     page.goto(f"{web_server.url}/play/{gid}")
     expect(page.locator("#headline")).to_have_text("Your turn")
     drag_move(page, move, squares)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ...i18n import N_
 from ..cluster.limits import SharedLimiter
-from ..common.errors import ServerError
+from ..common.errors import ServerError, too_soon
 
 if TYPE_CHECKING:
     from ..cluster.redis_cluster import Cluster
@@ -50,9 +50,4 @@ class AccountLimits:
     async def _take(self, limiter: SharedLimiter, key: str, spend: bool = True) -> None:
         wait = await limiter.wait(key, spend)
         if wait is not None:
-            raise ServerError(
-                "rate_limited",
-                N_("too many attempts; try again in {seconds:.0f} s"),
-                {"seconds": max(1.0, wait)},
-                retry_after=round(wait, 3),
-            )
+            raise too_soon(N_("too many attempts; try again in {seconds:.0f} s"), wait)

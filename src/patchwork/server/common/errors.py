@@ -116,6 +116,14 @@ class ServerError(Exception):
         return body
 
 
+def too_soon(message: str, wait: float) -> ServerError:
+    """``rate_limited``: ``message`` (an ``N_`` template with ``{seconds}``) says when to try
+    again, and ``retry_after`` says it to a program."""
+    return ServerError(
+        "rate_limited", message, {"seconds": max(1.0, wait)}, retry_after=round(wait, 3)
+    )
+
+
 def not_found(game_id: str) -> ServerError:
     return ServerError("game_not_found", N_("there is no game {game_id!r}"), {"game_id": game_id})
 

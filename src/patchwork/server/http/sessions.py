@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections import defaultdict
+from collections.abc import Iterator
 
 from redis.exceptions import RedisError
 
@@ -25,13 +26,17 @@ class SessionSockets:
         self.cluster = cluster
         self._open: defaultdict[str, set[Connection]] = defaultdict(set)
 
-    def add(self, conn: Connection) -> None:
-        if conn.caller.session is not None:
-            self._open[conn.caller.session].add(conn)
-
-    def discard(self, conn: Connection) -> None:
+    @contextlib.contextmanager
+    def holding(self, conn: Connection) -> Iterator[None]:
+        """``conn`` listed under its session (if it has one) while the block runs."""
         session = conn.caller.session
-        if session is not None and session in self._open:
+        if session is None:
+            yield
+            return
+        self._open[session].add(conn)
+        try:
+            yield
+        finally:
             self._open[session].discard(conn)
             if not self._open[session]:
                 del self._open[session]

@@ -185,11 +185,46 @@ async def serve(
     connection."""
     refused: deque[float] = deque()  # when messages were refused, the last FLOOD_WINDOW s
     registry: SessionSockets = conn.websocket.app.state.session_sockets
-    registry.add(conn)
-    try:
-        await _serve(conn, lang, max_bytes, rate, messages, handle, refused)
-    finally:
-        registry.discard(conn)
+    with registry.holding(conn):
+        while True:
+            try:
+                text = await receive_text(conn.websocket)
+            except ServerError as e:
+                conn.send(error_message(e, lang=lang))
+                continue
+            if text is None or conn.closed:
+                return
+            if not conn.bucket.take():
+                if _flooded(conn, refused, rate, lang):
+                    return
+                continue
+            reply = await _answer(conn, text, lang, max_bytes, messages, handle)
+            if reply is not None:
+                conn.send_text(reply)
+            if conn.closed:  # its session ended, or the handler closed it
+                return
+
+
+def _flooded(conn: Connection, refused: deque[float], rate: float, lang: str) -> bool:
+    """Refuse a message over the rate limit; True when refusals came so thick that the
+    connection is closed."""
+    now = time.monotonic()
+    refused.append(now)
+    while refused[0] < now - FLOOD_WINDOW:
+        refused.popleft()
+    if len(refused) > FLOOD_LIMIT:
+        err = ServerError("rate_limited", N_("too many messages: disconnected"))
+        conn.send(error_message(err, lang=lang))
+        conn.close(CLOSE_POLICY, "too many messages")
+        return True
+    err = ServerError(
+        "rate_limited",
+        N_("too many messages: at most {rate:g} a second"),
+        {"rate": rate},
+        retry_after=round(conn.bucket.retry_after(), 3),
+    )
+    conn.send(error_message(err, lang=lang))
+    return False
 
 
 async def _still_signed_in(conn: Connection) -> bool:
@@ -200,62 +235,33 @@ async def _still_signed_in(conn: Connection) -> bool:
     return await accounts.alive(conn.caller.session)
 
 
-async def _serve(
+async def _answer(
     conn: Connection,
+    text: str,
     lang: str,
     max_bytes: int,
-    rate: float,
     messages: TypeAdapter[Any],
     handle: Callable[[Any, Any], Awaitable[str | None]],
-    refused: deque[float],
-) -> None:
-    while True:
-        try:
-            text = await receive_text(conn.websocket)
-        except ServerError as e:
-            conn.send(error_message(e, lang=lang))
-            continue
-        if text is None or conn.closed:
-            return
-        if not conn.bucket.take():
-            now = time.monotonic()
-            refused.append(now)
-            while refused[0] < now - FLOOD_WINDOW:
-                refused.popleft()
-            if len(refused) > FLOOD_LIMIT:
-                err = ServerError("rate_limited", N_("too many messages: disconnected"))
-                conn.send(error_message(err, lang=lang))
-                conn.close(CLOSE_POLICY, "too many messages")
-                return
-            err = ServerError(
-                "rate_limited",
-                N_("too many messages: at most {rate:g} a second"),
-                {"rate": rate},
-                retry_after=round(conn.bucket.retry_after(), 3),
-            )
-            conn.send(error_message(err, lang=lang))
-            continue
-        ref = None
-        try:
-            raw = decode(text, max_bytes)
-            ref = ref_of(raw)
-            msg = validate(raw, messages)
-            if conn.caller.session is not None and not await _still_signed_in(conn):
-                err = ServerError("not_signed_in", N_("your session has ended: sign in again"))
-                conn.send(error_message(err, ref, lang))
-                conn.close(CLOSE_SESSION_ENDED, "the session ended")
-                return
-            reply = await handle(msg, ref)
-        except ServerError as e:
-            conn.send(error_message(e, ref, lang))
-            continue
-        except Exception:
-            log.exception("websocket request failed on %s", conn.game_id)
-            err = ServerError("internal_error", N_("the server failed on this request"))
+) -> str | None:
+    """``handle``'s reply to one message; an error's message instead when it is refused."""
+    ref = None
+    try:
+        raw = decode(text, max_bytes)
+        ref = ref_of(raw)
+        msg = validate(raw, messages)
+        if conn.caller.session is not None and not await _still_signed_in(conn):
+            err = ServerError("not_signed_in", N_("your session has ended: sign in again"))
             conn.send(error_message(err, ref, lang))
-            continue
-        if reply is not None:
-            conn.send_text(reply)
+            conn.close(CLOSE_SESSION_ENDED, "the session ended")
+            return None
+        return await handle(msg, ref)
+    except ServerError as e:
+        conn.send(error_message(e, ref, lang))
+    except Exception:
+        log.exception("websocket request failed on %s", conn.game_id)
+        err = ServerError("internal_error", N_("the server failed on this request"))
+        conn.send(error_message(err, ref, lang))
+    return None
 
 
 async def finish(conn: Connection, writer: asyncio.Task[None]) -> None:

@@ -34,7 +34,7 @@ from redis.exceptions import RedisError
 from ...i18n import N_
 from ..cluster.limits import SharedLimiter
 from ..cluster.redis_cluster import Cluster
-from ..common.errors import ServerError
+from ..common.errors import ServerError, too_soon
 from ..common.tokens import token_hash
 from ..games.creation import PairedPlayer, new_id, paired_game_data
 from ..games.live import rules_of
@@ -266,11 +266,8 @@ class Lobby:
         for now: every seek made or cancelled is news to every lobby client."""
         wait = await self._seeks_made.wait(f"lobby seeks {client.address}")
         if wait is not None:
-            raise ServerError(
-                "rate_limited",
-                N_("too many seeks from your address; try again in {seconds:.0f} s"),
-                {"seconds": max(1.0, wait)},
-                retry_after=round(wait, 3),
+            raise too_soon(
+                N_("too many seeks from your address; try again in {seconds:.0f} s"), wait
             )
 
     async def cancel(self, client: LobbyClient, seek_id: str) -> None:

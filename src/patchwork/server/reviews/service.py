@@ -23,7 +23,7 @@ from ...ai.review import DEFAULT_SEED, Review, Value, judge, position_seed
 from ...engine import Game, Move, Record
 from ...i18n import N_
 from ..cluster.limits import SharedLimiter
-from ..common.errors import ServerError
+from ..common.errors import ServerError, too_soon
 from ..games.live import Caller, LiveGame
 from ..games.messages import ErrorMessage
 from ..games.reading import record
@@ -156,12 +156,7 @@ class Reviews:
             else await self._starts.wait(f"review starts {client}")
         )
         if wait is not None:
-            raise ServerError(
-                "rate_limited",
-                N_("too many reviews asked for; try again in {seconds:.0f} s"),
-                {"seconds": max(1.0, wait)},
-                retry_after=round(wait, 3),
-            )
+            raise too_soon(N_("too many reviews asked for; try again in {seconds:.0f} s"), wait)
 
     def _may_review_in_play(self, live: LiveGame, caller: Caller) -> None:
         if live.data.mode not in ("ai", "solo"):  # against the AI or Automa: no one to help
