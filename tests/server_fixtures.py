@@ -363,6 +363,8 @@ SHARED_ARGS = (
     "0.2",
     "--analysis-seconds",
     "0.3",
+    "--board-seconds",
+    "0.4",
     "--review-iterations",
     "200",
     "--review-burst",

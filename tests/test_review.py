@@ -22,7 +22,9 @@ from patchwork.ai.review import (
     MISTAKE,
     POINTS_PER_UNIT,
     Review,
+    Value,
     classify,
+    judge,
     move_accuracy,
     review,
 )
@@ -119,6 +121,55 @@ def test_each_ply_is_judged_for_the_player_who_moved(
     winner = game.state.winner()
     assert result.curve()[-1][1] == (1.0 if winner == 0 else 0.0)
     assert len(result.curve()) == len(game) + 1
+
+
+def assert_consistent(result: Review) -> None:
+    """The chart has one value a position, and every fall of it lies on a move: the value
+    after a move is the value before the next, a move never gains for its player, and what
+    it gave away is exactly the fall (a fall of 0.15 or more is a mistake or a blunder)."""
+    curve = result.curve()
+    for p, (_, before0, mbefore0), (_, after0, mafter0) in zip(
+        result.plies, curve[:-1], curve[1:], strict=True
+    ):
+        sign = 1 if p.seat == 0 else -1
+        assert p.win_probability_before == pytest.approx(before0 if sign > 0 else 1 - before0)
+        assert p.win_probability_after == pytest.approx(after0 if sign > 0 else 1 - after0)
+        assert p.margin_before == pytest.approx(sign * mbefore0)
+        assert p.margin_after == pytest.approx(sign * mafter0)
+        fall = p.win_probability_before - p.win_probability_after
+        assert fall >= 0 and p.margin_before >= p.margin_after, p
+        assert p.loss == pytest.approx(fall, abs=1e-4)
+        assert p.margin_loss == pytest.approx(p.margin_before - p.margin_after, abs=0.01)
+        if fall >= 0.15:
+            assert p.klass in ("mistake", "blunder"), p
+
+
+def test_every_fall_of_the_chart_lies_on_a_move(
+    searcher_vs_random: tuple[pw.Game, Review], record_file: Path
+) -> None:
+    assert_consistent(searcher_vs_random[1])
+    assert_consistent(review(pw.Record.load(record_file), SMALL, seed=3))
+
+
+def test_two_searches_that_disagree_blame_the_move_between_them() -> None:
+    """The case a player met: the search before a move liked its own move (0.6), the search
+    after it found the position lost (0.1). The fall is the move's, not a jump between moves."""
+    game = pw.Game(pw.new_game(seed=8))
+    start = game.state
+    other = next(m for m in start.legal_moves() if str(m) != str(start.legal_moves()[0]))
+    game.push(start.legal_moves()[0])
+    mover = start.current_player
+    vals = [
+        Value(0.6 if mover == 0 else 0.4, 3.0 if mover == 0 else -3.0, str(other), False),
+        Value(0.1 if mover == 0 else 0.9, -8.0 if mover == 0 else 8.0, None, False),
+    ]
+    ply = judge(game, vals).plies[0]
+    assert (ply.win_probability_before, ply.win_probability_after) == (0.6, 0.1)
+    assert (ply.loss, ply.margin_loss, ply.klass) == (0.5, 11.0, "blunder")
+    assert ply.best_move == str(other)
+    # Had the searcher's own move been played, it gave nothing away: the chart stays level.
+    own = judge(game, [replace(vals[0], best_move=str(game.moves[0])), vals[1]]).plies[0]
+    assert (own.klass, own.loss, own.win_probability_before) == ("best", 0.0, 0.1)
 
 
 def losing_choice() -> tuple[pw.State, pw.Move]:

@@ -30,6 +30,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "patchwork.report.cli",
         N_("judge every move of a recorded game: table, chart, JSON, PNG or HTML report"),
     ),
+    "analyse": (
+        "patchwork.report.analyse",
+        N_("search one position: the candidate moves, their chances and lines"),
+    ),
     "engine": ("patchwork.protocol.engine_server", N_("speak the engine protocol on stdin/stdout")),
     "cg-host": ("patchwork.protocol.cg_host", N_("referee a CodinGame Patchwork bot's game")),
     "cg-bot": ("patchwork.protocol.cg_bot", N_("play as a CodinGame Patchwork bot")),
@@ -40,7 +44,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("patchwork.bench", N_("measure the speed of the compiled engine and the searcher")),
 }
 # The commands whose own options include --lang (the others speak English options only).
-TAKES_LANG = frozenset({"play", "serve", "review"})
+TAKES_LANG = frozenset({"play", "serve", "review", "analyse"})
 INDENT = " " * 15
 
 

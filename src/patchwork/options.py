@@ -56,6 +56,17 @@ def positive_int(text: str) -> int:
     return value
 
 
+def whole_int(text: str) -> int:
+    """An argparse type: a whole number of at least 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+    return value
+
+
 def positive_seconds(text: str) -> float:
     """An argparse type: a finite positive number of seconds."""
     try:

@@ -53,6 +53,8 @@ SERVER_ARGS = (
     "2",
     "--hint-seconds",
     "0.2",
+    "--board-seconds",
+    "0.4",
     "--review-iterations",
     "200",
     "--review-burst",

@@ -20,6 +20,21 @@ def caption_ply(page: Page) -> int:
     return int(page.input_value("#replay-slider"))
 
 
+def row_in_view(page: Page, ply: int) -> bool:
+    """Whether the move list's row of ``ply`` lies wholly inside the list's visible box."""
+    return bool(
+        page.evaluate(
+            """(ply) => {
+            const box = document.querySelector('.review-moves-box').getBoundingClientRect();
+            const row = document.querySelector(`#review-moves li[data-ply='${ply}']`)
+              .getBoundingClientRect();
+            return row.top >= box.top - 1 && row.bottom <= box.bottom + 1;
+        }""",
+            ply,
+        )
+    )
+
+
 def test_review_from_the_end_screen_chart_and_moves(page: Page, web_server: ServerProcess) -> None:
     gid, game = finished_game(web_server, seed=12)
     plies = len(game["history"])
@@ -56,6 +71,10 @@ def test_review_from_the_end_screen_chart_and_moves(page: Page, web_server: Serv
         page.get_attribute(f"#review-chart .point[data-ply='{target - 1}']", "cx") or "nan"
     )
     assert abs(cursor_x - point_x) < 0.01
+    # The move list scrolls (alone, not the page) to keep the chosen move in view.
+    for ply in (plies, 1, plies - 2):
+        page.click(f"#review-chart .hit[data-ply='{ply}']")
+        assert row_in_view(page, ply), f"move {ply} is out of the list's view"
     # No figure of the review reads "-0%" or "-0": a share or a margin that rounds to
     # nothing is 0, whatever its sign.
     assert page.evaluate(

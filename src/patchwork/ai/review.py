@@ -1,19 +1,19 @@
 """Game review: every move of a game judged by the searcher, as lichess does for chess.
 
-Each position of the game is searched once. A move's value *before* is what the searcher's
-own best move is worth there to the player who moved (win probability and expected final
-margin); its value *after* is what the move played is worth, from the same search when the
-search tried it often enough (``MIN_VISITS``), else from the search of the next position
-(turns do not alternate in Patchwork, so that may be the same player's again). Comparing two
-figures of one search matters: the estimates of separate searches lean differently with the
-depth left, and their differences would read as mistakes nobody made. Near the end the exact
-solver's verdict replaces the estimates, and a finished game's own result values its last
-position. The difference, never below zero, is what the move gave away.
+Each position of the game is searched once; then the positions' values are made consistent
+with the moves, from the last position back. A move is worth what the position it led to is
+worth; the position before it is worth the more of that and of the searcher's own best move
+there, win probability and margin each (the searcher's move, the most visited, is the one
+whose estimate its search trusts). So a position's value is one number: the value after a
+move is the value before the next one, a move never gains for the player who made it, and
+what it gave away (its *loss*) is exactly the fall the chart shows: no fall without a move to
+blame. Near the end the exact solver's verdict replaces the estimates, and a finished game's
+own result values its last position, so a won game thrown away shows the fall on the move
+that threw it.
 
 Classes and accuracy (chosen so that they mean something at the table):
 
-- the searcher's own move is ``best`` (it gives nothing away by the searcher's lights: any
-  difference between its two values is sampling noise, so its losses are reported as 0);
+- a move that gave nothing away is ``best`` (the searcher knew nothing better);
 - otherwise the move's *weight* is the larger of the win probability given away and the
   points given away at ``POINTS_PER_UNIT`` points for a whole win probability (so 6 points
   weigh as much as 10 %: once a game is decided, its win probability no longer moves, but
@@ -64,7 +64,6 @@ BLUNDER = 0.20
 POINTS_PER_UNIT = 60.0  # points that weigh as much as a whole win probability
 DEFAULT_LIMIT = Limit(iterations=30_000)  # about 0.8 s a position on one core
 DEFAULT_SEED = 0
-MIN_VISITS = 100  # a move tried this often at the root is valued by that search itself
 WORST_SHOWN = 3
 
 Progress = Callable[[int, int], None]  # (positions valued, positions in all)
@@ -72,14 +71,13 @@ Progress = Callable[[int, int], None]  # (positions valued, positions in all)
 
 @dataclass(frozen=True)
 class Value:
-    """A position's value for player 0 with the searcher's move there (None at the end),
-    and what each move tried there is worth: code -> (visits, win0, margin0)."""
+    """A position's value for player 0: what the searcher's move there is worth (the
+    result at the end, where there is no move: None)."""
 
     win0: float
     margin0: float
     best_move: str | None
     exact: bool
-    moves: dict[int, tuple[int, float, float]] = field(default_factory=dict)
 
     def win(self, seat: int) -> float:
         return self.win0 if seat == 0 else 1.0 - self.win0
@@ -226,17 +224,12 @@ def value(state: State, limit: Limit = DEFAULT_LIMIT, seed: int = DEFAULT_SEED) 
         result = agent.search(state, candidates=False)
     finally:
         agent.close()
-    seat = result.player
-
-    def for0(win: float, margin: float) -> tuple[float, float]:
-        return (win, margin) if seat == 0 else (1.0 - win, -margin)
-
-    moves = {code: (v, *for0(w, m)) for code, (v, w, m) in result.move_stats.items()}
-    win0, margin0 = for0(result.win_probability, result.margin)
-    best = moves.get(result.best_move.code(state.rules.mode))
-    if best is not None and not result.exact:
-        win0, margin0 = best[1], best[2]
-    return Value(win0, margin0, str(result.best_move), result.exact, moves)
+    win, margin = result.win_probability, result.margin
+    best = result.move_stats.get(result.best_move.code(state.rules.mode))
+    if best is not None and not result.exact:  # the move's own figures, not the root's
+        _, win, margin = best
+    win0, margin0 = (win, margin) if result.player == 0 else (1.0 - win, -margin)
+    return Value(win0, margin0, str(result.best_move), result.exact)
 
 
 def _value_job(job: tuple[int, str, Limit, int]) -> tuple[int, Value]:
@@ -280,48 +273,93 @@ def values(
 
 
 def judge(game: Game, vals: Sequence[Value], names: Sequence[str] = ("", "")) -> Review:
-    """The review of ``game`` given the value of each of its states (``vals``, one a state)."""
+    """The review of ``game`` given the value of each of its states (``vals``, one a state),
+    the positions' values made consistent with the moves from the last back (module doc)."""
     states = game.states
     if len(vals) != len(states):
         raise PatchworkError(f"{len(vals)} values for {len(states)} positions")
+    last = vals[-1]
+    after = _Point(last.win0, last.margin0, last.exact)
     plies = []
-    for i, (move, seat) in enumerate(zip(game.moves, game.movers(), strict=True)):
-        before, after = vals[i], vals[i + 1]
-        tried = before.moves.get(move.code(states[i].rules.mode))
-        if tried is not None and tried[0] >= MIN_VISITS and not before.exact:
-            after = Value(tried[1], tried[2], None, False)
-        forced = len(states[i].legal_move_codes()) == 1
-        best_text = before.best_move or str(move)
-        is_best = forced or _same_move(move, best_text, states[i])
-        loss = 0.0 if is_best else max(0.0, before.win(seat) - after.win(seat))
-        margin_loss = 0.0 if is_best else max(0.0, before.margin(seat) - after.margin(seat))
+    moves = list(zip(game.moves, game.movers(), strict=True))
+    for i in reversed(range(len(moves))):
+        move, seat = moves[i]
+        state = states[i]
+        forced = len(state.legal_move_codes()) == 1
+        before, best = (after, None) if forced else _before(vals[i], move, seat, state, after)
+        loss = round(before.win(seat) - after.win(seat), 4)
+        margin_loss = round(before.margin(seat) - after.margin(seat), 2)
+        best_text = str(move) if best is None else best
         plies.append(
             PlyReview(
                 ply=i + 1,
                 seat=seat,
                 move=str(move),
                 best_move=best_text,
-                win_probability_before=round(before.win(seat), 4),
-                win_probability_after=round(after.win(seat), 4),
-                margin_before=round(before.margin(seat), 2),
-                margin_after=round(after.margin(seat), 2),
-                loss=round(loss, 4),
-                margin_loss=round(margin_loss, 2),
-                klass=classify(loss, margin_loss, is_best),
+                win_probability_before=before.win(seat),
+                win_probability_after=after.win(seat),
+                margin_before=before.margin(seat),
+                margin_after=after.margin(seat),
+                loss=loss,
+                margin_loss=margin_loss,
+                klass=classify(loss, margin_loss, best is None),
                 exact=before.exact and after.exact,
                 forced=forced,
             )
         )
+        after = before
+    plies.reverse()
     players = [_player(seat, names[seat], plies) for seat in (0, 1)]
-    end = vals[-1]
     return Review(
         plies,
         players,
         DEFAULT_LIMIT,
         DEFAULT_SEED,
         game.state.is_terminal(),
-        (end.win0, end.margin0),
+        (round(last.win0, 4), round(last.margin0, 2)),
     )
+
+
+@dataclass(frozen=True)
+class _Point:
+    """A position's value on the chart, for player 0 (rounded as shown)."""
+
+    win0: float
+    margin0: float
+    exact: bool
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "win0", round(min(1.0, max(0.0, self.win0)), 4))
+        object.__setattr__(self, "margin0", round(self.margin0, 2))
+
+    def win(self, seat: int) -> float:
+        return self.win0 if seat == 0 else round(1.0 - self.win0, 4)
+
+    def margin(self, seat: int) -> float:
+        return self.margin0 if seat == 0 else -self.margin0
+
+    @staticmethod
+    def of(seat: int, win: float, margin: float, exact: bool) -> _Point:
+        return _Point(win, margin, exact) if seat == 0 else _Point(1.0 - win, -margin, exact)
+
+
+def _before(
+    v: Value, move: Move, seat: int, state: State, after: _Point
+) -> tuple[_Point, str | None]:
+    """The value of the position before ``move`` (searched: ``v``) given the value after it,
+    and the searcher's better move (None when it knew none better than where ``move`` led)."""
+    best = v.best_move
+    if best is None or _same_move(move, best, state):
+        return after, None
+    win, margin = v.win(seat), v.margin(seat)  # the searcher's move's (``value``)
+    if _weight(win - after.win(seat), margin - after.margin(seat)) <= 0:
+        return after, None
+    return _Point.of(
+        seat,
+        max(win, after.win(seat)),
+        max(margin, after.margin(seat)),
+        v.exact and after.exact,
+    ), best
 
 
 def _same_move(move: Move, text: str, state: State) -> bool:

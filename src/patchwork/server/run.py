@@ -61,6 +61,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hint-seconds", type=float, default=DEFAULTS.hint_seconds)
     p.add_argument("--analysis-seconds", type=float, default=DEFAULTS.analysis_seconds)
     p.add_argument(
+        "--board-seconds",
+        type=float,
+        default=DEFAULTS.board_seconds,
+        help=_("seconds of the analysis board's longest search step (4)"),
+    )
+    p.add_argument(
         "--review-iterations",
         type=int,
         default=DEFAULTS.review_iterations,
@@ -183,6 +189,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         grace_seconds=args.grace,
         hint_seconds=args.hint_seconds,
         analysis_seconds=args.analysis_seconds,
+        board_seconds=args.board_seconds,
         review_iterations=args.review_iterations,
         review_burst=args.review_burst,
         seeks_per_minute=args.seeks_per_minute,

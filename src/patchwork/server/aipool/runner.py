@@ -168,8 +168,11 @@ class AIRunner:
         if ponder is not None and not ponder.future.done():
             self._inbox.put((ponder.id, None, 0))
 
-    async def analyse(self, position: str, seconds: float, seed: int) -> dict[str, Any]:
-        async with self._help.hold(PEOPLE):
+    async def analyse(
+        self, position: str, seconds: float, seed: int, priority: int = PEOPLE
+    ) -> dict[str, Any]:
+        """The searcher's view of ``position`` (:func:`patchwork.ai.analysis.as_dict`)."""
+        async with self._help.hold(priority):
             result: dict[str, Any] = await self._run(
                 worker.analyse_position, position, seconds, seed
             )

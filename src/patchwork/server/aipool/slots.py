@@ -10,8 +10,9 @@ import itertools
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-PEOPLE = 0  # a person waits for it: a hint, an analysis
-BATCH = 1  # nobody waits for it now: a review's positions
+PEOPLE = 0  # a person waits for it: a hint, an analysis of a game
+BOARD = 1  # a person looks on: the analysis board's search, step by step
+BATCH = 2  # nobody waits for it now: a review's positions
 
 
 class PrioritySlots:

@@ -15,9 +15,10 @@ from multiprocessing import util as mp_util
 from typing import Any
 
 from ...ai import Agent, Limit, MCTSAgent, analyse, level
+from ...ai.analysis import as_dict
 from ...ai.review import Value, value
 from ...ai.warmup import warm_up_levels
-from ...engine import Buy, State, square_name
+from ...engine import State
 
 # The searching levels keep their agent (and its trees and pools) between moves.
 _AGENTS: dict[int, Agent] = {}
@@ -126,38 +127,9 @@ def ponder(position: str, level_number: int, ponder_id: int) -> tuple[str | None
     return choose_move(after, level_number, seed), iterations
 
 
-def _squares(move: Any) -> list[str]:
-    return [square_name(r, c) for r, c in sorted(move.squares)]
-
-
 def analyse_position(position: str, seconds: float, seed: int) -> dict[str, Any]:
     """The searcher's view of ``position`` for the player to move, as JSON-ready data."""
-    state = State.from_text(position)
-    result = analyse(state, Limit(time=seconds), seed=seed)
-    return {
-        "player": result.player,
-        "best_move": str(result.best_move),
-        "squares": _squares(result.best_move),
-        "win_probability": round(result.win_probability, 4),
-        "margin": round(result.margin, 2),
-        "principal_line": [str(m) for m in result.principal_line],
-        "exact": result.exact,
-        "iterations": result.iterations,
-        "seconds": round(result.seconds, 3),
-        "candidates": [
-            {
-                "move": str(c.move),
-                "patch": c.patch_id
-                if c.patch_id is not None
-                else (c.move.patch_id if isinstance(c.move, Buy) else None),
-                "visits": c.visits,
-                "win_probability": round(c.win_probability, 4),
-                "margin": round(c.margin, 2),
-                "line": [str(m) for m in c.line],
-            }
-            for c in result.candidates
-        ],
-    }
+    return as_dict(analyse(State.from_text(position), Limit(time=seconds), seed=seed))
 
 
 def value_position(position: str, iterations: int, seed: int) -> Value:

@@ -18,6 +18,8 @@ class Settings:
     ai_ponder: bool = True
     hint_seconds: float = 0.5
     analysis_seconds: float = 2.0
+    # The analysis board's search: its last, longest step (each step before it half as long).
+    board_seconds: float = 4.0
     # A game review searches each position this many iterations (about 0.8 s at 30,000).
     review_iterations: int = 30_000
     # Reviews a client address may start in a burst (then one every 30 s; 0: no limit).

@@ -58,6 +58,9 @@ STATUS: dict[str, int] = {
     "seek_not_found": 404,
     "seek_taken": 409,
     "too_many_seeks": 429,
+    # the analysis board (analysis/)
+    "invalid_position": 400,
+    "game_in_progress": 409,
 }
 
 

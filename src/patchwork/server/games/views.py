@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import cache, lru_cache
 from typing import Any
 
+from ...ai.analysis import squares
 from ...ai.levels import DESCRIPTIONS
 from ...engine import (
     PATCHES,
@@ -21,7 +22,6 @@ from ...engine import (
     PlaceSpecial,
     Quilt,
     State,
-    square_name,
 )
 from ...engine import automa as pwautoma
 from ...engine import data as pwdata
@@ -57,7 +57,7 @@ from .schemas import (
 
 @lru_cache(maxsize=20_000)
 def _squares(move: Move) -> tuple[str, ...]:
-    return tuple(square_name(r, c) for r, c in sorted(move.squares))
+    return tuple(squares(move))
 
 
 def move_squares(move: Move) -> list[str]:

@@ -20,6 +20,7 @@ from ...ai.warmup import warm_up_engine
 from ...i18n import N_, Translator, translator
 from ..accounts.service import Accounts
 from ..aipool.runner import AIRunner
+from ..analysis.service import AnalysisBoard
 from ..cluster.node import ClusterNode
 from ..cluster.redis_cluster import Cluster
 from ..common.config import Settings
@@ -34,7 +35,7 @@ from ..lobby.service import Lobby
 from ..ratings import rating
 from ..reviews.service import Reviews
 from ..storage.store import Store
-from . import accounts, game_socket, games, languages, lobby_socket, pages, players
+from . import accounts, analysis, game_socket, games, languages, lobby_socket, pages, players
 from .middleware import GuardMiddleware
 from .sessions import SessionSockets
 
@@ -119,6 +120,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             )
         reviews = Reviews(service)
         app.state.reviews = reviews
+        app.state.analysis = AnalysisBoard(service)
         t2 = time.perf_counter()
         if node is not None:
             node.start(service.syncing)
@@ -209,7 +211,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.state.settings = settings
     app.state.ws_addresses = ConnectionCount(settings.max_ws_per_address)
-    for routes in (games, accounts, players, game_socket, lobby_socket, languages, pages):
+    routers = (games, analysis, accounts, players, game_socket, lobby_socket, languages, pages)
+    for routes in routers:
         declare_errors(routes.router)
         app.include_router(routes.router)
     return app

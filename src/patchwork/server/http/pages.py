@@ -47,9 +47,10 @@ async def play(game_id: str) -> FileResponse:
     return _index()
 
 
-# The pages of accounts, the lobby and ratings (docs/accounts.md, docs/web.md): the same
+# The pages of accounts, the lobby, ratings and the analysis board (docs/accounts.md,
+# docs/web.md): the same
 # page, which reads the path.
-for _path in ("/signin", "/signup", "/account", "/lobby", "/leaderboard", "/me/games"):
+for _path in ("/signin", "/signup", "/account", "/lobby", "/leaderboard", "/me/games", "/analysis"):
     router.add_api_route(_path, _index, methods=["GET"])
 
 

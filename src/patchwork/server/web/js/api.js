@@ -69,6 +69,8 @@ export const api = {
   replay: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/replay`),
   review: (id, token) => request("POST", `/api/games/${encodeURIComponent(id)}/review`, undefined, token),
   reviewStatus: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/review`),
+  // The analysis board (docs/web.md): a position or a finished game, moves played on it.
+  board: (body) => request("POST", "/api/analysis/board", body),
   recent: (limit = 10) => request("GET", `/api/games?limit=${limit}`),
   // Accounts (docs/accounts.md): the session is the HttpOnly cookie the server sets.
   me: () => request("GET", "/api/account/me"),

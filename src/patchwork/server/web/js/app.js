@@ -1,7 +1,8 @@
 // The page: loads the language, the fixed game facts and who is signed in, then shows the
 // screen the path asks for: `/` the start screen, `/play/{id}` a game (`?replay=1`: its
 // replay), the account pages (`/signin`, `/signup`, `/account`), `/lobby`, `/players/{name}`,
-// `/leaderboard` and `/me/games`. Links marked data-link change screens without reloading.
+// `/leaderboard`, `/me/games` and `/analysis` (the analysis board). Links marked data-link
+// change screens without reloading.
 
 import { api } from "./api.js";
 import { currentAccount, onAccount, ratingText, refreshAccount, signOut } from "./account.js";
@@ -11,6 +12,7 @@ import { renderLeaderboard, renderMyGames, renderProfile } from "./players.js";
 import { _, fmt, availableLanguages, loadLanguage, preferredLanguage, saveLanguage } from "./i18n.js";
 import { GameScreen } from "./game.js";
 import { ReplayScreen } from "./replay.js";
+import { AnalysisScreen } from "./analysis.js";
 import { renderStart } from "./start.js";
 import { installDefs } from "./svg.js";
 import { hidePatchZoom } from "./circle.js";
@@ -42,6 +44,8 @@ function header() {
       // The rules in the page's language, in a new tab so a game in progress stays open.
       h("a", { class: "howto-link", href: `/howto/${document.documentElement.lang || "en"}`,
         target: "_blank", rel: "noopener", text: _("How to play") }),
+      h("a", { class: "head-link", id: "head-analysis", href: "/analysis", "data-link": "1",
+        text: _("Analysis board") }),
       accountLinks(),
       h("label", { class: "lang" }, [h("span", { class: "visually-hidden", text: _("Language") }), select]),
     ]),
@@ -146,6 +150,12 @@ async function show() {
   if (path === "/lobby") {
     document.title = fmt(_("{page} – Patchwork"), { page: _("Lobby") });
     screen = new LobbyScreen(main, ctx);
+    await screen.start();
+    return;
+  }
+  if (path === "/analysis") {
+    document.title = fmt(_("{page} – Patchwork"), { page: _("Analysis board") });
+    screen = new AnalysisScreen(main, ctx);
     await screen.start();
     return;
   }

@@ -147,6 +147,8 @@ export function renderEnd(screen, slot) {
     "data-link": "1" }, [_("Review this game")]));
   actions.push(h("a", { class: "button", id: "replay-link", href: `/play/${g.id}?replay=1`,
     "data-link": "1" }, [_("Replay the game")]));
+  actions.push(h("a", { class: "button", id: "analysis-link", href: `/analysis?game=${g.id}`,
+    "data-link": "1" }, [_("Analysis board")]));
   actions.push(h("a", { class: "button", href: `/api/games/${g.id}/record.txt?lang=${currentLanguage()}`, download: `patchwork-${g.id}.txt` },
     [_("Download the record")]));
   actions.push(h("a", { class: "button quiet", href: "/", "data-link": "1" }, [_("New game")]));

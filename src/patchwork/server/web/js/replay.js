@@ -71,6 +71,8 @@ export class ReplayScreen {
     installPatchZoom(this.circle, this.meta.patches);
     this.figures = [h("p", { class: "figures-line" }), h("p", { class: "figures-line" })];
     this.review = new ReviewPanel(this);
+    this.analysisLink = h("a", { class: "button", id: "replay-analyse", "data-link": "1",
+      href: `/analysis?game=${this.id}` }, [_("Analyse this position")]);
     // Solo: Automa's side where its quilt would be (it has none).
     const player = (seat) => h("section", { class: `player card seat${seat}` }, [
       h("h2", { class: "player-name", text: names[seat] }), this.figures[seat],
@@ -92,6 +94,8 @@ export class ReplayScreen {
         h("div", { class: "actions" }, [
           h("a", { class: "button", href: `/play/${this.id}`, "data-link": "1", id: "replay-back" },
             [_("Back to the game")]),
+          // A finished game's position opens on the analysis board (never one in play).
+          this.data.result ? this.analysisLink : null,
           h("a", { class: "button quiet", href: "/", "data-link": "1" }, [_("New game")]),
         ]),
       ]),
@@ -145,6 +149,7 @@ export class ReplayScreen {
       : fmtNodes(_("Move {ply} of {total}: {name} plays {move}"), { ply: num(this.ply), total: num(n - 1),
         name: this.data.players[f.seat], move: notation(f.move) })));
     if (f.move && f.squares.length) this.quilts[f.seat].showOverlay(f.squares, "hint");
+    this.analysisLink.setAttribute("href", `/analysis?game=${this.id}&ply=${this.ply}`);
     if (this.review) this.review.show(this.ply);
   }
 }

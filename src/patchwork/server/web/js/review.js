@@ -259,10 +259,11 @@ export class ReviewPanel {
       li.classList.toggle("current", here);
       if (here) {
         li.firstChild.setAttribute("aria-current", "step");
-        const box = this.moves.box;
-        const top = li.offsetTop - box.offsetTop;
-        if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - li.offsetHeight) {
-          box.scrollTop = top - box.clientHeight / 2;
+        // Scroll the list alone (never the page) to bring the move to its middle.
+        const box = this.moves.box.getBoundingClientRect();
+        const row = li.getBoundingClientRect();
+        if (row.top < box.top || row.bottom > box.bottom) {
+          this.moves.box.scrollTop += row.top - box.top - (box.height - row.height) / 2;
         }
       } else li.firstChild.removeAttribute("aria-current");
     }
