@@ -95,7 +95,7 @@ def test_the_output_speaks_the_readers_language(
         (["{pos}", "--ply", "2"], "--ply needs a game record, not a position"),
         (["{rec}", "--ply", "999"], "the game has"),
         (["{rec}"], "the game is over at that point: nothing to analyse"),
-        (["{rec}", "--ply", "-1"], "must be 0 or more"),
+        (["{rec}", "--ply", "-1"], "must be at least 0, not -1"),
         (["{pos}", "--time", "0"], "must be a positive number of seconds"),
     ],
 )

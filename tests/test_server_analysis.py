@@ -143,3 +143,19 @@ def test_bad_analysis_requests_get_errors_and_the_socket_stays(server: ServerPro
         c.send("<b>not json</b>")
         c.error("bad_json")
         assert c.request({"type": "ping"})["type"] == "pong"
+
+
+def test_one_address_has_at_most_two_searches_under_way(server: ServerProcess) -> None:
+    sockets = [analysis_socket(server) for _ in range(3)]
+    try:
+        for i, c in enumerate(sockets):
+            c.send({"type": "analyse", "position": START.to_text(), "id": i})
+        busy = sockets[2].error("busy")
+        assert "at most 2 analyses at a time" in busy["message"]
+        for c in sockets[:2]:  # the first two search on to their last step
+            c.recv_until(lambda m: m["type"] == "analysis" and m["final"], 30)
+        sockets[2].send({"type": "analyse", "position": START.to_text(), "id": "again"})
+        sockets[2].recv_until(lambda m: m["type"] == "analysis" and m["ref"] == "again", 30)
+    finally:
+        for c in sockets:
+            c.close()

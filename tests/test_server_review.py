@@ -172,3 +172,36 @@ def test_the_store_reads_and_writes_reviews(backend: str, fresh_db: str) -> None
         assert store.load_review("nope") is None
     finally:
         store.close()
+
+
+def test_a_review_stored_before_the_values_were_made_consistent_is_judged_again() -> None:
+    """A stored review whose value after a move is not the value before the next (as reviews
+    were judged before) is served judged again from its own figures: every fall on a move."""
+    import patchwork as pw
+    from patchwork.ai import Limit, RandomAgent
+    from patchwork.ai.review import review
+    from patchwork.server.reviews.service import consistent, review_view
+
+    game = pw.Game(pw.new_game(seed=2))
+    agent = RandomAgent(seed=2)
+    while not game.state.is_terminal():
+        game.push(agent.choose(game.state))
+    fresh = review_view("g", 1, game, review(game, Limit(iterations=200)), 200, True)
+    assert consistent(fresh, game) is fresh  # already consistent: served as it is
+    old = fresh.model_copy(deep=True)
+    k = len(old.plies) // 2
+    p = old.plies[k]
+    jumped = round(min(1.0, p.win_probability_after + 0.3), 4)
+    old.plies[k] = replace_ply(p, win_probability_after=jumped)
+    served = consistent(old, game)
+    assert served is not old and len(served.plies) == len(old.plies)
+    for a, b in zip(served.plies, served.plies[1:], strict=False):
+        after0 = a.win_probability_after if a.seat == 0 else 1 - a.win_probability_after
+        before0 = b.win_probability_before if b.seat == 0 else 1 - b.win_probability_before
+        assert abs(after0 - before0) < 1e-3
+        assert a.loss == pytest.approx(a.win_probability_before - a.win_probability_after, abs=1e-4)
+    assert [q.move for q in served.plies] == [q.move for q in old.plies]
+
+
+def replace_ply(ply: Any, **changes: Any) -> Any:
+    return ply.model_copy(update=changes)

@@ -9,11 +9,13 @@ cells, so that Chinese and Japanese (two cells a character) fit the terminal as 
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Callable
 from typing import Any
 
 from rich.cells import cell_len
 
-from . import N_, _, ngettext
+from . import N_, _, lang_option, ngettext, set_language
 from .cells import wrap
 
 # argparse's texts that a person meets (its errors for programmers are left in English).
@@ -51,6 +53,20 @@ def install() -> None:
     and the group titles when a parser is made: call this before making one)."""
     argparse._ = _  # type: ignore[attr-defined]
     argparse.ngettext = ngettext  # type: ignore[attr-defined]
+
+
+def parse(
+    build_parser: Callable[[], argparse.ArgumentParser], argv: list[str] | None
+) -> argparse.Namespace | int:
+    """A command's options, read in the language its ``--lang`` (or the locale) asks for, so
+    that ``--help`` and argparse's complaints are translated too; after ``--help`` or a bad
+    option (argparse has printed why), the exit code instead."""
+    args = sys.argv[1:] if argv is None else argv
+    set_language(lang_option(args))
+    try:
+        return build_parser().parse_args(args)
+    except SystemExit as e:
+        return e.code if isinstance(e.code, int) else 2
 
 
 class HelpFormatter(argparse.HelpFormatter):

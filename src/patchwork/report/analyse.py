@@ -19,7 +19,7 @@ from ..ai.analysis import analyse, as_dict
 from ..ai.search import SearchResult
 from ..engine import PatchworkError, Record, State
 from ..i18n import _, error_text, fmt, number
-from ..i18n.commandline import HelpFormatter
+from ..i18n.commandline import HelpFormatter, parse
 from ..options import positive_int, positive_seconds, whole_int
 from .terminal import percent, signed
 
@@ -166,12 +166,9 @@ def show(result: SearchResult, where: str, top: int, console: Console) -> None:
 def main(argv: list[str] | None = None) -> int:
     """``patchwork analyse``: 0 done, 2 bad arguments or a position or record that cannot be
     read, a ply the record does not have, or a game already over there."""
-    args_in = sys.argv[1:] if argv is None else argv
-    i18n.set_language(i18n.lang_option(args_in))
-    try:
-        args = build_parser().parse_args(args_in)
-    except SystemExit as e:  # --help, or a bad option (argparse has printed why)
-        return e.code if isinstance(e.code, int) else 2
+    args = parse(build_parser, argv)
+    if isinstance(args, int):
+        return args
     try:
         state, where = position_of(args.position, args.ply)
         if state.is_terminal():

@@ -18,7 +18,7 @@ from ..ai import Limit
 from ..ai.review import DEFAULT_LIMIT, DEFAULT_SEED, Review, review
 from ..engine import Game, PatchworkError, Record
 from ..i18n import _, digits, error_text, fmt
-from ..i18n.commandline import HelpFormatter
+from ..i18n.commandline import HelpFormatter, parse
 from ..options import positive_int, positive_seconds
 from ..parallel import add_ray_option
 from . import charts, html, terminal
@@ -143,12 +143,9 @@ def show(result: Review, names: tuple[str, str], console: Console) -> None:
 def main(argv: list[str] | None = None) -> int:
     """``patchwork review``: 0 done, 1 a file could not be written, 2 bad arguments, a record
     that does not replay or a Ray cluster that cannot be reached (nothing is written then)."""
-    args_in = sys.argv[1:] if argv is None else argv
-    i18n.set_language(i18n.lang_option(args_in))
-    try:
-        args = build_parser().parse_args(args_in)
-    except SystemExit as e:  # --help, or a bad option (argparse has printed why)
-        return e.code if isinstance(e.code, int) else 2
+    args = parse(build_parser, argv)
+    if isinstance(args, int):
+        return args
     try:
         record = _read(args.record)
         game: Game = record.replay()

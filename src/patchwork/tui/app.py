@@ -22,7 +22,7 @@ from .. import i18n
 from ..engine import Game, PatchworkError, new_game
 from ..engine.automa import Automa
 from ..i18n import _, error_text, fmt
-from ..i18n.commandline import HelpFormatter
+from ..i18n.commandline import HelpFormatter, parse
 from ..options import rules_from_args
 from .game_screen import GameScreen
 from .options import AppOptions
@@ -198,12 +198,9 @@ def main(argv: list[str] | None = None) -> int:
         from .text import main as plain
 
         return plain([a for a in args_in if a != "--plain"])
-    # The language first, so that --help and argparse's complaints are translated too.
-    i18n.set_language(i18n.lang_option(args_in))
-    try:
-        args = build_parser().parse_args(args_in)
-    except SystemExit as e:  # --help, or a bad option (argparse has printed why)
-        return e.code if isinstance(e.code, int) else 2
+    args = parse(build_parser, args_in)
+    if isinstance(args, int):
+        return args
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         print(
             _("patchwork play: the full-screen game needs a terminal; use --plain over pipes."),

@@ -33,7 +33,7 @@ from ..engine.data import BOARD_SIZE, FINAL_SPACE, INCOME_SPACES
 from ..engine.play import Played, play_out
 from ..i18n import _, digits, error_text, fmt, ngettext
 from ..i18n.cells import pad, wrap
-from ..i18n.commandline import HelpFormatter
+from ..i18n.commandline import HelpFormatter, parse
 from ..options import rules_from_args
 from . import solo
 from .describe import move_sentence, patch_numbers, said, score_lines
@@ -474,11 +474,9 @@ def main(
 ) -> int:
     """``patchwork play``: returns 0 when the game ends or is quit, 1 on an error."""
     stream = sys.stdout if out is None else out
-    i18n.set_language(i18n.lang_option(sys.argv[1:] if argv is None else argv))
-    try:
-        args = build_parser().parse_args(argv)
-    except SystemExit as e:  # --help, or a bad option (argparse has printed why)
-        return e.code if isinstance(e.code, int) else 2
+    args = parse(build_parser, argv)
+    if isinstance(args, int):
+        return args
     try:
         if args.load:
             game, seats = load_setup(args)

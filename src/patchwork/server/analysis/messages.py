@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from ..games.messages import ErrorMessage, Pong
-from ..games.schemas import CandidateView
+from ..games.schemas import SearchView
 from .schemas import MAX_POSITION
 
 Ref = str | int | None
@@ -46,7 +46,7 @@ AnalysisClientMessage = Annotated[
 analysis_client_messages: TypeAdapter[Any] = TypeAdapter(AnalysisClientMessage)
 
 
-class AnalysisUpdate(BaseModel):
+class AnalysisUpdate(SearchView):
     """The searcher's view of the position so far: ``step`` of ``steps``, each a longer
     search than the one before; ``final`` on the last."""
 
@@ -56,16 +56,6 @@ class AnalysisUpdate(BaseModel):
     step: int
     steps: int
     final: bool
-    player: int
-    best_move: str
-    squares: list[str]
-    win_probability: float
-    margin: float
-    principal_line: list[str]
-    exact: bool
-    iterations: int
-    seconds: float
-    candidates: list[CandidateView]
 
 
 class AnalysisAck(BaseModel):

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from ...i18n import N_
 from ..aipool.slots import BOARD
 from ..common.errors import ServerError
+from ..common.ratelimit import ConnectionCount
 from ..games.schemas import SeatView
 from ..games.service import GameService
 from ..games.views import public_text, seats_view
@@ -26,6 +27,7 @@ from .messages import AnalysisUpdate, Ref
 from .schemas import Board, BoardIn
 
 STEPS = 5  # searches a stream makes, each twice as long as the one before
+SEARCHES_PER_ADDRESS = 2  # searches one client address may have under way at once
 
 
 def _seats(solo: bool) -> list[SeatView]:
@@ -43,6 +45,7 @@ class AnalysisBoard:
         self.svc = svc
         last = svc.settings.board_seconds
         self.steps = tuple(last / 2**k for k in reversed(range(STEPS)))
+        self.searching = ConnectionCount(SEARCHES_PER_ADDRESS)
 
     async def open(self, req: BoardIn) -> Board:
         """The board ``req`` asks for, or ServerError saying why not."""
@@ -79,12 +82,26 @@ class AnalysisBoard:
                 return board(start, req.moves, seats)
         return board(game.start, moves[:ply] + req.moves, seats, mainline=moves)
 
-    async def stream(self, position: str, ref: Ref, send: Callable[[AnalysisUpdate], None]) -> None:
-        """Search ``position`` step by step, sending each step's view; cancelled to stop."""
+    async def stream(
+        self, position: str, ref: Ref, send: Callable[[AnalysisUpdate], None], address: str
+    ) -> None:
+        """Search ``position`` step by step, sending each step's view; cancelled to stop. A
+        client ``address`` has at most ``SEARCHES_PER_ADDRESS`` under way (on this process)."""
         state = start_position(position)
         if state.is_terminal():
             raise ServerError("game_over", N_("the game is over at that point: nothing to analyse"))
-        text = public_text(state)
+        if not self.searching.acquire(address):
+            raise ServerError(
+                "busy",
+                N_("at most {limit} analyses at a time from one address"),
+                {"limit": SEARCHES_PER_ADDRESS},
+            )
+        try:
+            await self._steps(public_text(state), ref, send)
+        finally:
+            self.searching.release(address)
+
+    async def _steps(self, text: str, ref: Ref, send: Callable[[AnalysisUpdate], None]) -> None:
         for step, seconds in enumerate(self.steps, start=1):
             result = await self.svc.ai.analyse(text, seconds, step, BOARD)
             send(

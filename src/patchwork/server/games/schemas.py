@@ -319,9 +319,10 @@ class CandidateView(BaseModel):
     line: list[str]
 
 
-class Analysis(BaseModel):
-    version: int
-    ply: int
+class SearchView(BaseModel):
+    """The searcher's view of a position, for the player to move
+    (:func:`patchwork.ai.analysis.as_dict`)."""
+
     player: int
     best_move: str
     squares: list[str]
@@ -332,6 +333,13 @@ class Analysis(BaseModel):
     iterations: int
     seconds: float
     candidates: list[CandidateView]
+
+
+class Analysis(SearchView):
+    """A game's position analysed for its player: at ``ply`` of the game's ``version``."""
+
+    version: int
+    ply: int
 
 
 class ReplayFrame(BaseModel):

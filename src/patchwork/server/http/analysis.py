@@ -65,6 +65,7 @@ async def _analysis_socket(websocket: WebSocket, lang: str) -> None:
     conn = Connection(
         websocket, "analysis", frozenset(), TokenBucket(settings.ws_rate, settings.ws_burst), GUEST
     )
+    address = websocket.client.host if websocket.client else "-"
     writer = asyncio.create_task(conn.writer())
     conn.send(AnalysisAck(of="hello", ref=greeting[0].id))
     search: asyncio.Task[None] | None = None
@@ -82,7 +83,7 @@ async def _analysis_socket(websocket: WebSocket, lang: str) -> None:
 
     async def run(msg: AnalyseMsg) -> None:
         try:
-            await analysis.stream(msg.position, msg.id, send)
+            await analysis.stream(msg.position, msg.id, send, address)
         except ServerError as e:
             conn.send(sockets.error_message(e, msg.id, lang))
 

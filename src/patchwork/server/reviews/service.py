@@ -90,6 +90,37 @@ def review_view(
     )
 
 
+def consistent(view: ReviewView, game: Game) -> ReviewView:
+    """A stored review as the review judges now: one stored before the values were made
+    consistent (its value after a move is not the value before the next) is judged again
+    from its own figures, each position's value and the searcher's move there (no search)."""
+    plies = view.plies
+    after0 = [
+        p.win_probability_after if p.seat == 0 else 1 - p.win_probability_after for p in plies
+    ]
+    before0 = [
+        p.win_probability_before if p.seat == 0 else 1 - p.win_probability_before for p in plies
+    ]
+    if all(abs(a - b) < 1e-3 for a, b in zip(after0, before0[1:], strict=False)):
+        return view
+    vals = [
+        Value(
+            p.win_probability_before if p.seat == 0 else 1 - p.win_probability_before,
+            p.margin_before if p.seat == 0 else -p.margin_before,
+            p.best_move,
+            p.exact,
+        )
+        for p in plies
+    ]
+    end = view.curve[-1]
+    vals.append(Value(end.win_probability, end.margin, None, view.finished))
+    names = (view.players[0].name, view.players[1].name)
+    review = replace(
+        judge(game, vals, names), limit=Limit(iterations=view.iterations), seed=view.seed
+    )
+    return review_view(view.game_id, view.version, game, review, view.iterations, view.stored)
+
+
 def _done(game_id: str, view: ReviewView) -> ReviewStatus:
     n = len(view.plies) + 1
     return ReviewStatus(game_id=game_id, state="done", done=n, total=n, review=view)
@@ -195,7 +226,7 @@ class Reviews:
             raise ServerError("unavailable", N_("the database is unavailable")) from None
         if row is None:
             return None
-        view = ReviewView.model_validate(row.data)
+        view = consistent(ReviewView.model_validate(row.data), live.game)
         self._keep(view)
         return view
 

@@ -7,10 +7,10 @@
 // every move checked by the engine, no rule here) instead of a game's socket.
 
 import { api } from "./api.js";
-import { _, currentLanguage, digits, fmt, num, percent, sentence } from "./i18n.js";
+import { _, currentLanguage, digits, fmt, num, percent, sentence, signed } from "./i18n.js";
 import { GameScreen } from "./game.js";
 import { openSocket } from "./socket.js";
-import { h, toast, errorText, fatal, notation } from "./ui.js";
+import { h, toast, errorText, fatal, fmtNodes, notation } from "./ui.js";
 import { icon } from "./icons.js";
 
 const ENGINE_KEY = "patchwork.analysis.engine";
@@ -106,7 +106,7 @@ export class AnalysisScreen extends GameScreen {
     text.value = given || "";
     const form = h("form", { class: "card paste-position" }, [
       h("h1", { text: _("Analysis board") }),
-      h("p", { id: "position-help", text: _("Paste a position text (from a game's menu, the terminal app or patchwork analyse --json), or open the board from a finished game's replay or review.") }),
+      h("p", { id: "position-help", text: _("Paste a position text (the engine's notation, as patchwork analyse --json writes it), or open the board from a finished game's replay or end screen.") }),
       h("label", { class: "field" }, [h("span", { text: _("Position text") }), text]),
       problem ? h("p", { class: "form-error", role: "alert", id: "position-error", text: problem }) : null,
       h("div", { class: "actions" }, [
@@ -265,7 +265,6 @@ export class AnalysisScreen extends GameScreen {
         "data-ply": String(i + 1) }, [
         h("button", { type: "button", class: "board-move", "aria-current": here ? "step" : null,
           onclick: () => this.go(i + 1) }, [
-          h("span", { class: "ply", text: `${num(i + 1)}.` }),
           h("code", { dir: "ltr", text: digits(move) }),
         ]),
       ]);
@@ -281,11 +280,9 @@ export class AnalysisScreen extends GameScreen {
     this.els.lines.replaceChildren(...(this.lines.length ? [
       h("h3", { text: _("Other lines") }),
       h("ol", { class: "other-lines" }, this.lines.map((l, i) => h("li", {}, [
-        h("button", { type: "button", class: "link-button", onclick: () => this.toLine(i) }, [
-          fmt(_("From move {n}: {moves}"), { n: num(l.from + 1), moves: "" }),
-          h("code", { dir: "ltr", text: digits(l.moves.slice(l.from, l.from + 4).join(" ") +
-            (l.moves.length > l.from + 4 ? " …" : "")) }),
-        ]),
+        h("button", { type: "button", class: "link-button", onclick: () => this.toLine(i) },
+          fmtNodes(_("From move {n}: {moves}"), { n: num(l.from + 1), moves: h("code", { dir: "ltr",
+            text: digits(l.moves.slice(l.from, l.from + 4).join(" ") + (l.moves.length > l.from + 4 ? " …" : "")) }) })),
       ]))),
     ] : []));
   }
@@ -377,8 +374,9 @@ export class AnalysisScreen extends GameScreen {
     ]));
     return [
       h("p", { class: "engine-best", id: "engine-best" }, [
-        fmt(_("{name} to move. Best: "), { name }), notation(r.best_move), " · ",
+        ...fmtNodes(_("{name} to move. Best: {move}"), { name, move: notation(r.best_move) }), " · ",
         fmt(_("chance of winning {pct}, margin {margin}"), { pct: percent(r.win_probability), margin: signed(r.margin) }),
+        // TRANSLATORS: the exact endgame search proved the engine's figures (a tag).
         r.exact ? h("span", { class: "tag", text: _("proved") }) : null,
       ]),
       h("p", { class: "engine-line small" }, [_("Expected line:"), " ", h("code", { dir: "ltr", id: "engine-line", text: digits(line) })]),
@@ -404,9 +402,4 @@ export class AnalysisScreen extends GameScreen {
     this.markBest();
     document.title = fmt(_("{page} – Patchwork"), { page: _("Analysis board") });
   }
-}
-
-function signed(x) {
-  const v = Math.round(x * 10) / 10;
-  return (v > 0 ? "+" : v < 0 ? "−" : "") + num(Math.abs(v));
 }

@@ -54,6 +54,17 @@ export function percent(p) {
   }
 }
 
+// A gain or a loss, one decimal, its sign always written as the language writes it ("+1.5",
+// "−2", Persian's "‎+۱٫۵" that stays whole in right-to-left text); nothing is 0, unsigned.
+export function signed(n) {
+  const v = rounded(n);
+  try {
+    return new Intl.NumberFormat(lang, { signDisplay: "exceptZero", maximumFractionDigits: 1 }).format(v);
+  } catch {
+    return v > 0 ? `+${v}` : String(v);
+  }
+}
+
 // A number rounded to `places` decimals, never "-0" ("−0.0" reads as a loss of nothing).
 export function rounded(n, places = 1) {
   const f = 10 ** places;
