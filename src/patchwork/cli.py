@@ -34,6 +34,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "patchwork.report.analyse",
         N_("search one position: the candidate moves, their chances and lines"),
     ),
+    "puzzle": (
+        "patchwork.tui.puzzle",
+        N_("solve a puzzle: today's, or one by number, theme or difficulty"),
+    ),
+    "puzzles": (
+        "patchwork.puzzles.generate",
+        N_("'puzzles generate': find puzzles in self-play, each proved"),
+    ),
     "engine": ("patchwork.protocol.engine_server", N_("speak the engine protocol on stdin/stdout")),
     "cg-host": ("patchwork.protocol.cg_host", N_("referee a CodinGame Patchwork bot's game")),
     "cg-bot": ("patchwork.protocol.cg_bot", N_("play as a CodinGame Patchwork bot")),
@@ -44,7 +52,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("patchwork.bench", N_("measure the speed of the compiled engine and the searcher")),
 }
 # The commands whose own options include --lang (the others speak English options only).
-TAKES_LANG = frozenset({"play", "serve", "review", "analyse"})
+TAKES_LANG = frozenset({"play", "serve", "review", "analyse", "puzzle"})
 INDENT = " " * 15
 
 

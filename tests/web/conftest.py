@@ -122,6 +122,27 @@ def page(context: BrowserContext) -> Iterator[Page]:
     assert not errors, f"the page reported errors: {errors}"
 
 
+@contextmanager
+def phone(browser: Browser, locale: str = "en-GB") -> Iterator[Page]:
+    """A page on a phone's touch screen, 390x844, that reports no errors (closed after)."""
+    ctx = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale=locale
+    )
+    ctx.set_default_timeout(TIMEOUT_MS)
+    try:
+        page = ctx.new_page()
+        errors = watch_errors(page)
+        yield page
+        assert not errors, f"the page reported errors: {errors}"
+    finally:
+        ctx.close()
+
+
+def assert_fits_a_phone(page: Page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page is {width} px wide on a 390 px screen"
+
+
 def watch_errors(page: Page) -> list[str]:
     """Uncaught exceptions in the page; a test fails when there are any."""
     errors: list[str] = []

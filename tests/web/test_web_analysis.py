@@ -10,10 +10,17 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 import httpx
-from playwright.sync_api import Page, WebSocket, expect
+from playwright.sync_api import Browser, Page, WebSocket, expect
 
 import patchwork as pw
-from conftest import finished_game, keyboard_place, placements, shot
+from conftest import (
+    assert_fits_a_phone,
+    finished_game,
+    keyboard_place,
+    phone,
+    placements,
+    shot,
+)
 from server_fixtures import ServerProcess, legal_moves
 
 
@@ -124,19 +131,12 @@ def test_a_pasted_position_opens_and_a_bad_one_is_refused_in_words(
     wait_final(page)
 
 
-def test_the_board_on_a_phone(browser: Any, web_server: ServerProcess) -> None:
-    ctx = browser.new_context(
-        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, locale="en-GB"
-    )
-    try:
-        page = ctx.new_page()
+def test_the_board_on_a_phone(browser: Browser, web_server: ServerProcess) -> None:
+    with phone(browser) as page:
         position = pw.new_game(seed=10).to_text()
         page.goto(f"{web_server.url}/analysis?position={position}")
         expect(page.locator("main[data-version='0']")).to_be_attached()
         wait_final(page)
-        width = page.evaluate("document.documentElement.scrollWidth")
-        assert width <= 390, f"the page is {width} px wide on a 390 px screen"
+        assert_fits_a_phone(page)
         page.locator("#engine").scroll_into_view_if_needed()
         shot(page, "analysis-phone", full_page=False)
-    finally:
-        ctx.close()

@@ -73,7 +73,7 @@ class SearchResult:
     exact: bool = False
     info: dict[str, float] = field(default_factory=dict)
     # Every move tried at the root, placements apart: move code -> (visits, win probability,
-    # margin) for the player to move (a review compares the move played with the best).
+    # margin) for the player to move (a review reads its best move's own figures).
     move_stats: dict[int, tuple[int, float, float]] = field(default_factory=dict)
 
 

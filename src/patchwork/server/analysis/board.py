@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from ...engine import Game, IllegalMoveError, PatchworkError, State
-from ..common.errors import ServerError
+from ...engine import Game, PatchworkError, State
+from ..common.errors import ServerError, refused_move
 from ..games.requests import RulesIn, SoloIn
 from ..games.schemas import SeatView
 from ..games.views import history_entry, public_text, state_view
@@ -26,10 +26,8 @@ def play(start: State, moves: list[str]) -> Game:
     for text in moves:
         try:
             game.push(text)
-        except IllegalMoveError as e:
-            raise ServerError("illegal_move", e.template, e.params, plain=e.plain) from None
         except PatchworkError as e:
-            raise ServerError("invalid_move", e.template, e.params) from None
+            raise refused_move(e) from None
     return game
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from starlette.requests import HTTPConnection
 from starlette.types import Scope
 
-from ...engine.errors import fill_in
+from ...engine.errors import IllegalMoveError, PatchworkError, fill_in
 from ...i18n import N_, fill, negotiate, supported, translator
 
 # code -> HTTP status (websocket errors carry the same codes)
@@ -145,3 +145,11 @@ def request_language(conn: HTTPConnection) -> str:
 def scope_language(scope: Scope) -> str:
     """:func:`request_language` from a raw ASGI scope (for middleware)."""
     return request_language(HTTPConnection(scope))
+
+
+def refused_move(e: PatchworkError) -> ServerError:
+    """A move the engine refused, in its words: ``illegal_move`` (with ``plain``) for one the
+    rules do not allow here, ``invalid_move`` for text that is no move."""
+    if isinstance(e, IllegalMoveError):
+        return ServerError("illegal_move", e.template, e.params, plain=e.plain)
+    return ServerError("invalid_move", e.template, e.params)

@@ -23,7 +23,7 @@ from ...i18n import N_
 from ..aipool.runner import AIRunner
 from ..cluster.node import ClusterNode
 from ..common.config import Settings
-from ..common.errors import ServerError, not_found
+from ..common.errors import ServerError, not_found, refused_move
 from ..common.tasks import Background
 from ..common.tokens import token_hash
 from ..storage.models import EventData, GameData, UserData
@@ -334,12 +334,9 @@ class GameService:
                 )
             try:
                 move = parse_move(text)
-            except InvalidMoveError as e:
-                raise ServerError("invalid_move", e.template, e.params) from None
-            try:
                 await self.changes.play(live, move, seat)
-            except IllegalMoveError as e:
-                raise ServerError("illegal_move", e.template, e.params, plain=e.plain) from None
+            except (InvalidMoveError, IllegalMoveError) as e:
+                raise refused_move(e) from None
         return live
 
     async def undo(self, game_id: str, caller: Caller, version: int | None) -> LiveGame:

@@ -35,7 +35,17 @@ from ..lobby.service import Lobby
 from ..ratings import rating
 from ..reviews.service import Reviews
 from ..storage.store import Store
-from . import accounts, analysis, game_socket, games, languages, lobby_socket, pages, players
+from . import (
+    accounts,
+    analysis,
+    game_socket,
+    games,
+    languages,
+    lobby_socket,
+    pages,
+    players,
+    puzzles,
+)
 from .middleware import GuardMiddleware
 from .sessions import SessionSockets
 
@@ -211,7 +221,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app.state.settings = settings
     app.state.ws_addresses = ConnectionCount(settings.max_ws_per_address)
-    routers = (games, analysis, accounts, players, game_socket, lobby_socket, languages, pages)
+    routers = (
+        games,
+        analysis,
+        puzzles,
+        accounts,
+        players,
+        game_socket,
+        lobby_socket,
+        languages,
+        pages,
+    )
     for routes in routers:
         declare_errors(routes.router)
         app.include_router(routes.router)

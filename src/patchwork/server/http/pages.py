@@ -50,7 +50,8 @@ async def play(game_id: str) -> FileResponse:
 # The pages of accounts, the lobby, ratings and the analysis board (docs/accounts.md,
 # docs/web.md): the same
 # page, which reads the path.
-for _path in ("/signin", "/signup", "/account", "/lobby", "/leaderboard", "/me/games", "/analysis"):
+PAGES = ("/signin", "/signup", "/account", "/lobby", "/leaderboard", "/me/games")
+for _path in (*PAGES, "/analysis", "/puzzles"):
     router.add_api_route(_path, _index, methods=["GET"])
 
 

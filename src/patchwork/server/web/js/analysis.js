@@ -7,9 +7,9 @@
 // every move checked by the engine, no rule here) instead of a game's socket.
 
 import { api } from "./api.js";
-import { _, currentLanguage, digits, fmt, num, percent, sentence, signed } from "./i18n.js";
-import { GameScreen } from "./game.js";
-import { openSocket } from "./socket.js";
+import { _, currentLanguage, digits, fmt, num, percent, sep, signed } from "./i18n.js";
+import { BoardScreen } from "./board.js";
+import { backoff, openSocket } from "./socket.js";
 import { h, toast, errorText, fatal, fmtNodes, notation } from "./ui.js";
 import { icon } from "./icons.js";
 
@@ -23,10 +23,9 @@ export function analysisPath(source, ply = null) {
   return `/analysis?${q}`;
 }
 
-export class AnalysisScreen extends GameScreen {
+export class AnalysisScreen extends BoardScreen {
   constructor(root, { meta, navigate }) {
-    super(root, { meta, gameId: "analysis", navigate });
-    this.seats = [0, 1];
+    super(root, { meta, navigate });
     this.start_ = null; // the start position's text
     this.line = []; // the moves of the line on the board, the ones after the cursor too
     this.cursor = 0; // how many of them are played on the board
@@ -36,6 +35,7 @@ export class AnalysisScreen extends GameScreen {
     this.engineOn = localStorage.getItem(ENGINE_KEY) !== "off";
     this.result = null;
     this.requests = 0;
+    this.drops = 0; // the engine's socket dropped since it last opened
     this.onNavKey = (e) => {
       if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || this.placement.piece) return;
       const t = e.target;
@@ -128,16 +128,11 @@ export class AnalysisScreen extends GameScreen {
 
   layout() {
     super.layout();
-    // A board has no end screen, invitation or clocks: their slots are left out of the page.
-    this.els.end = h("div");
-    this.els.invite = h("div");
     // The engine above the line's moves, in the moves' column.
     this.els.engine = h("section", { class: "engine", id: "engine", "aria-labelledby": "engine-title" });
     this.els.lines = h("div", { class: "lines", id: "lines" });
-    this.els.moves.classList.add("analysis-side");
     this.els.moves.prepend(this.els.engine);
     this.els.moves.append(this.els.lines);
-    this.root.querySelector(".game-top").replaceChildren(this.els.bar);
   }
 
   // -- the board ----------------------------------------------------------------------------
@@ -222,22 +217,9 @@ export class AnalysisScreen extends GameScreen {
 
   // -- what the page shows ------------------------------------------------------------------
 
-  renderInvite() {}
-
   renderBar() {
     const g = this.store.game;
-    const bar = this.els.bar;
     const mover = g.status === "active" ? g.to_move : null;
-    const title = h("span", { class: "tag board-tag", text: _("Analysis board") });
-    let headline;
-    if (g.status === "finished") {
-      headline = fmt(_("Game over: {a} {sa} – {sb} {b}"), { a: this.plainName(0), sa: num(g.scores[0]),
-        sb: num(g.scores[1]), b: this.plainName(1) });
-    } else if (g.pending_specials > 0) {
-      headline = fmt(_("{name}: place your special patch"), { name: this.plainName(mover) });
-    } else {
-      headline = sentence(fmt(_("{name}'s turn"), { name: this.plainName(mover) }));
-    }
     const step = (name, label, id, n, disabled) => h("button", { type: "button", id, title: label,
       "aria-label": label, disabled, onclick: () => this.go(n) }, [icon(name)]);
     const buttons = [
@@ -250,11 +232,7 @@ export class AnalysisScreen extends GameScreen {
       buttons.push(h("button", { type: "button", class: "primary", id: "advance",
         onclick: () => this.sendMove("A") }, [_("Advance")]));
     }
-    bar.replaceChildren(
-      h("div", { class: "turn" }, [title, h("strong", { id: "headline", text: headline })]),
-      this.els.lastMove,
-      h("div", { class: "actions board-steps" }, buttons),
-    );
+    this.renderBarWith(_("Analysis board"), buttons);
   }
 
   renderMoves() {
@@ -294,6 +272,7 @@ export class AnalysisScreen extends GameScreen {
     this.engine = openSocket("/ws/analysis", () => ({ type: "hello", lang: currentLanguage() }), (msg) => {
       if (msg.type === "ack" && msg.of === "hello") {
         this.engineReady = true;
+        this.drops = 0;
         this.analyse();
       } else if (msg.type === "analysis") {
         if (!this.board || msg.position !== this.board.position) return; // an old position's
@@ -305,16 +284,22 @@ export class AnalysisScreen extends GameScreen {
         this.renderEngine();
       }
     });
-    this.engine.onclose = () => {
+    const socket = this.engine;
+    socket.onclose = () => {
+      if (this.engine !== socket) return; // closed on purpose
       this.engine = null;
       this.engineReady = false;
+      // Dropped (a server restarting, a network hiccup): back with growing pauses.
+      this.retry = setTimeout(() => this.analyse(), backoff(this.drops++));
     };
   }
 
   closeEngine() {
-    if (this.engine) this.engine.close();
+    clearTimeout(this.retry);
+    const socket = this.engine;
     this.engine = null;
     this.engineReady = false;
+    if (socket) socket.close();
   }
 
   analyse() {
@@ -374,7 +359,7 @@ export class AnalysisScreen extends GameScreen {
     ]));
     return [
       h("p", { class: "engine-best", id: "engine-best" }, [
-        ...fmtNodes(_("{name} to move. Best: {move}"), { name, move: notation(r.best_move) }), " · ",
+        ...fmtNodes(_("{name} to move. Best: {move}"), { name, move: notation(r.best_move) }), sep(),
         fmt(_("chance of winning {pct}, margin {margin}"), { pct: percent(r.win_probability), margin: signed(r.margin) }),
         // TRANSLATORS: the exact endgame search proved the engine's figures (a tag).
         r.exact ? h("span", { class: "tag", text: _("proved") }) : null,

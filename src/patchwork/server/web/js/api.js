@@ -71,6 +71,13 @@ export const api = {
   reviewStatus: (id) => request("GET", `/api/games/${encodeURIComponent(id)}/review`),
   // The analysis board (docs/web.md): a position or a finished game, moves played on it.
   board: (body) => request("POST", "/api/analysis/board", body),
+  // Puzzles (docs/web.md): today's, one by number, the next, and the verdict on a move.
+  dailyPuzzle: () => request("GET", "/api/puzzles/daily"),
+  puzzle: (id) => request("GET", `/api/puzzles/${encodeURIComponent(id)}`),
+  nextPuzzle: (after, difficulty) => request("GET", `/api/puzzles/next?${new URLSearchParams(
+    Object.entries({ after, difficulty }).filter(([, v]) => v))}`),
+  answerPuzzle: (id, move) => request("POST", `/api/puzzles/${encodeURIComponent(id)}/answer`, { move }),
+  puzzleSolution: (id) => request("GET", `/api/puzzles/${encodeURIComponent(id)}/solution`),
   recent: (limit = 10) => request("GET", `/api/games?limit=${limit}`),
   // Accounts (docs/accounts.md): the session is the HttpOnly cookie the server sets.
   me: () => request("GET", "/api/account/me"),

@@ -1,7 +1,7 @@
 // The page: loads the language, the fixed game facts and who is signed in, then shows the
 // screen the path asks for: `/` the start screen, `/play/{id}` a game (`?replay=1`: its
 // replay), the account pages (`/signin`, `/signup`, `/account`), `/lobby`, `/players/{name}`,
-// `/leaderboard`, `/me/games` and `/analysis` (the analysis board). Links marked data-link
+// `/leaderboard`, `/me/games`, `/analysis` (the analysis board) and `/puzzles`. Links marked data-link
 // change screens without reloading.
 
 import { api } from "./api.js";
@@ -13,6 +13,7 @@ import { _, fmt, availableLanguages, loadLanguage, preferredLanguage, saveLangua
 import { GameScreen } from "./game.js";
 import { ReplayScreen } from "./replay.js";
 import { AnalysisScreen } from "./analysis.js";
+import { PuzzleScreen } from "./puzzles.js";
 import { renderStart } from "./start.js";
 import { installDefs } from "./svg.js";
 import { hidePatchZoom } from "./circle.js";
@@ -44,6 +45,8 @@ function header() {
       // The rules in the page's language, in a new tab so a game in progress stays open.
       h("a", { class: "howto-link", href: `/howto/${document.documentElement.lang || "en"}`,
         target: "_blank", rel: "noopener", text: _("How to play") }),
+      h("a", { class: "head-link", id: "head-puzzles", href: "/puzzles", "data-link": "1",
+        text: _("Puzzles") }),
       h("a", { class: "head-link", id: "head-analysis", href: "/analysis", "data-link": "1",
         text: _("Analysis board") }),
       accountLinks(),
@@ -150,6 +153,12 @@ async function show() {
   if (path === "/lobby") {
     document.title = fmt(_("{page} – Patchwork"), { page: _("Lobby") });
     screen = new LobbyScreen(main, ctx);
+    await screen.start();
+    return;
+  }
+  if (path === "/puzzles") {
+    document.title = fmt(_("{page} – Patchwork"), { page: _("Puzzle") });
+    screen = new PuzzleScreen(main, ctx);
     await screen.start();
     return;
   }
