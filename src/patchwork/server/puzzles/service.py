@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import date
+from functools import cache
 
 from ...engine import Move, PatchworkError
 from ...i18n import N_
@@ -14,11 +15,16 @@ from ..games.views import move_squares
 from .schemas import Proof, PuzzleView, SolutionView, VerdictView
 
 
+@cache
+def _by_id() -> dict[str, Puzzle]:
+    return {p.id: p for p in starter()}
+
+
 def _find(puzzle_id: str) -> Puzzle:
-    for p in starter():
-        if p.id == puzzle_id:
-            return p
-    raise ServerError("not_found", N_("there is no puzzle {id}"), {"id": puzzle_id})
+    found = _by_id().get(puzzle_id)
+    if found is None:
+        raise ServerError("not_found", N_("there is no puzzle {id}"), {"id": puzzle_id})
+    return found
 
 
 def view(puzzle: Puzzle, today: date) -> PuzzleView:

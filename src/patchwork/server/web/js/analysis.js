@@ -85,12 +85,10 @@ export class AnalysisScreen extends BoardScreen {
     }
     this.start_ = first.start;
     this.mainline = first.mainline;
-    this.line = first.mainline.length ? [...first.mainline] : [...first.moves];
     this.cursor = first.moves.length;
-    // A board from a game: its first moves are the game's, then the ones asked for.
-    if (first.mainline.length && first.moves.join(" ") !== first.mainline.slice(0, this.cursor).join(" ")) {
-      this.line = [...first.moves];
-    }
+    // A board from a game follows the game's line, unless moves of its own left it.
+    const onMainline = first.moves.every((m, i) => m === first.mainline[i]);
+    this.line = [...(onMainline && first.mainline.length ? first.mainline : first.moves)];
     this.boards.set(first.moves.join(" "), first);
     this.layout();
     document.addEventListener("keydown", this.onNavKey);
@@ -156,9 +154,10 @@ export class AnalysisScreen extends BoardScreen {
   }
 
   // To the position after the line's first `n` moves.
-  async go(n) {
+  // `again`: even at the same number of moves (another line's position).
+  async go(n, again = false) {
     n = Math.max(0, Math.min(this.line.length, n));
-    if (n === this.cursor && this.board) return;
+    if (n === this.cursor && this.board && !again) return;
     const asked = ++this.requests;
     let board;
     try {
@@ -210,9 +209,7 @@ export class AnalysisScreen extends BoardScreen {
     this.lines.splice(index, 1);
     this.keepLine(this.line);
     this.line = chosen.moves;
-    const from = chosen.from;
-    this.cursor = -1;
-    this.go(Math.min(from + 1, this.line.length));
+    this.go(Math.min(chosen.from + 1, this.line.length), true);
   }
 
   // -- what the page shows ------------------------------------------------------------------
