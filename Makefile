@@ -56,8 +56,11 @@ browser:
 	      "run 'sudo apt-get install chromium fonts-noto-cjk'" >&2; exit 1; \
 	  fi; }
 
+# Two processes (a test file stays on one, with its servers): half the wall time on two cores,
+# since most of the suite waits on servers, browsers and bots.
+TEST_WORKERS ?= 2
 unit: install browser
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile
 
 # The rules also hold as plain Python (how coverage and debugging see them).
 nojit: install

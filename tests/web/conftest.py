@@ -87,13 +87,16 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProce
         yield proc
 
 
-@pytest.fixture(scope="session")
+# One Playwright (and one Chromium) per test module, not per session: while it runs, its
+# event loop counts as running in this thread, and a later test's asyncio.run() would fail
+# (a worker of `pytest -n` runs other modules after a web module).
+@pytest.fixture(scope="module")
 def playwright() -> Iterator[Playwright]:
     with sync_playwright() as p:
         yield p
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(playwright: Playwright) -> Iterator[Browser]:
     if not CHROMIUM.exists():
         pytest.fail(

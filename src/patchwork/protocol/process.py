@@ -39,16 +39,32 @@ class LineReader:
         self._thread.start()
 
     def _pump(self, stream: IO[bytes]) -> None:
+        # Each line is stamped with the time of the read that completed it: lines written
+        # together arrive together, however late this thread gets to split them (a second
+        # line of one answer must not look as if it came after the next input was sent).
+        pending = b""
         try:
             while True:
-                raw = stream.readline(self._max)
-                if not raw:
+                chunk = stream.read1(self._max)  # type: ignore[attr-defined]
+                if not chunk:
                     break
-                line = raw.decode("utf-8", errors="replace").rstrip("\r\n")
-                self._queue.put((time.monotonic(), line))
+                now = time.monotonic()
+                *lines, pending = (pending + chunk).split(b"\n")
+                for raw in lines:
+                    self._put(now, raw)
+                while len(pending) > self._max:  # a line over the limit comes in pieces
+                    self._put(now, pending[: self._max])
+                    pending = pending[self._max :]
         except (OSError, ValueError):
             pass  # the pipe was closed under us: that is an end of file too
+        if pending:
+            self._put(time.monotonic(), pending)
         self._queue.put((time.monotonic(), _EOF))
+
+    def _put(self, arrived: float, raw: bytes) -> None:
+        for start in range(0, max(len(raw), 1), self._max):
+            piece = raw[start : start + self._max]
+            self._queue.put((arrived, piece.decode("utf-8", errors="replace").rstrip("\r")))
 
     def read(self, timeout: float | None) -> str | None:
         """The next line, or None at end of file; ReadTimeout when none came in time."""
