@@ -48,6 +48,7 @@ def walk(seed: int) -> tuple[Progress, list[str]]:
     one that does not; the lessons seen, in order."""
     rng = random.Random(seed)
     progress, seen = begin(), []
+    set_aside: tuple[str, ...] | None = None
     while not progress.finished:
         seen.append(progress.current.id)
         state = replay(progress.moves).state
@@ -59,6 +60,12 @@ def walk(seed: int) -> tuple[Progress, list[str]]:
             assert not refused.met and refused.progress == progress
         tried = attempt(progress, str(rng.choice(good)))
         assert tried.met
+        nxt = tried.progress
+        if nxt.jumped and not progress.jumped:  # the learner's game is set aside...
+            set_aside = nxt.own
+            assert set_aside is not None and nxt.moves != set_aside
+        if nxt.back:  # ...and taken up again where it was
+            assert nxt.moves == set_aside and not nxt.jumped
         # What an interface keeps comes back the same, checked again.
         assert Progress.from_dict(tried.progress.to_dict()) == tried.progress
         progress = tried.progress
@@ -72,8 +79,11 @@ def test_a_learner_goes_through_every_lesson_in_order_to_the_final_count(seed: i
     assert [x for i, x in enumerate(seen) if i == 0 or seen[i - 1] != x] == order
     game = replay(progress.moves)
     assert game.state.is_terminal()
+    # The game reviewed at the end is the learner's own, from its first move: the bonus
+    # lesson's excursion to the prepared game is not in it.
     rec = record(progress, ("You", "AI level 1"))
     assert len(rec.moves) == len(progress.moves) and rec.players == ("You", "AI level 1")
+    assert list(map(str, rec.moves[: len(prepared().line)])) != list(prepared().line)
 
 
 def test_the_gentle_opponent_answers_the_same_moves_the_same_way() -> None:

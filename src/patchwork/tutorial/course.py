@@ -2,17 +2,19 @@
 
 The learner sits in seat 0 of one game from the tutorial's own setup, against a gentle
 opponent (AI level 1, seeded by the ply, so the same moves get the same answers). A lesson
-goes on in the learner's own game when its first step can be met there; otherwise it starts
-from the prepared game (``data/game.json``, made by ``prepare.py``), at a position its test
-proves the step can be met. Progress is the lesson, its step and the game's moves: small,
-kept by each interface (a file, the browser's storage) and checked again by the engine when
-it comes back.
+goes on in the learner's own game when its first step can be met there, or waits a few free
+moves for its moment. Otherwise it is shown on the prepared game (``data/game.json``, made by
+``prepare.py``), at a position its test proves the step can be met, and the learner's game is
+set aside meanwhile: the next lesson goes back to it, so the final count and the review at
+the end are of the learner's own game. Progress is the lesson, its step and the games' moves:
+small, kept by each interface (a file, the browser's storage) and checked again by the
+engine when it comes back.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -26,6 +28,7 @@ DATA = Path(__file__).with_name("data") / "game.json"
 LEARNER, OPPONENT = 0, 1
 OPPONENT_LEVEL = 1
 MOST_MOVES = 200  # no game of Patchwork is longer: a longer saved progress is not ours
+MOVE_TEXT = 20  # characters: the longest move text is "32f270@i9"
 
 
 @dataclass(frozen=True)
@@ -59,16 +62,22 @@ def replay(moves: tuple[str, ...] | list[str]) -> Game:
 @dataclass(frozen=True)
 class Progress:
     """Lesson ``lesson`` (an index of LESSONS; len(LESSONS): the course is over), its step
-    ``step`` and the moves of the learner's game so far. ``free``: the step cannot be met in
-    this position yet, so any move will do while the lesson waits (``waited`` moves so far);
-    ``jumped``: the lesson started from the prepared game instead of the learner's own."""
+    ``step`` and the moves of the game on the table. ``free``: the step cannot be met in
+    this position yet, so any move will do while the lesson waits (``waited`` moves so far).
+    ``jumped``: the lesson is shown on the prepared game, and ``own`` holds the learner's game
+    (its moves) until the next lesson goes back to it (``back``)."""
 
     lesson: int
     step: int
     moves: tuple[str, ...]
     free: bool = False
     waited: int = 0
-    jumped: bool = False
+    own: tuple[str, ...] | None = None
+    back: bool = False
+
+    @property
+    def jumped(self) -> bool:
+        return self.own is not None
 
     @property
     def finished(self) -> bool:
@@ -83,8 +92,9 @@ class Progress:
         return self.current.steps[self.step]
 
     def to_dict(self) -> dict[str, Any]:
+        own = None if self.own is None else list(self.own)
         return {"lesson": self.lesson, "step": self.step, "moves": list(self.moves),
-                "waited": self.waited, "jumped": self.jumped}  # fmt: skip
+                "waited": self.waited, "own": own, "back": self.back}  # fmt: skip
 
     @staticmethod
     def from_dict(d: object) -> Progress:
@@ -94,30 +104,35 @@ class Progress:
         if not isinstance(d, dict):
             raise PatchworkError(N_("the saved lesson is not a JSON object"))
         lesson, step, moves = d.get("lesson"), d.get("step", 0), d.get("moves")
-        waited, jumped = d.get("waited", 0), d.get("jumped", False)
+        waited, own, back = d.get("waited", 0), d.get("own"), d.get("back", False)
         if not (isinstance(lesson, int) and 0 <= lesson <= len(LESSONS)):
             raise PatchworkError(N_("the saved lesson number is not one of the lessons"))
-        if not (isinstance(moves, list) and len(moves) <= MOST_MOVES):
-            raise PatchworkError(N_("the saved lesson's moves are not a list of moves"))
-        if not all(isinstance(m, str) and len(m) <= 20 for m in moves):
-            raise PatchworkError(N_("the saved lesson's moves are not a list of moves"))
         steps = len(LESSONS[lesson].steps) if lesson < len(LESSONS) else 1
         if not (isinstance(step, int) and 0 <= step < steps):
             raise PatchworkError(N_("the saved lesson's step is not one of its steps"))
         if not (isinstance(waited, int) and 0 <= waited <= MOST_MOVES):
             raise PatchworkError(N_("the saved lesson's count of moves is not a number of moves"))
-        game = replay(moves)
-        state = game.state
+        state = replay(_moves(moves)).state
+        if own is not None and replay(_moves(own)).state.current_player != LEARNER:
+            raise PatchworkError(N_("the saved lesson's game is not at the learner's move"))
+        kept = None if own is None else tuple(own)
         if lesson == len(LESSONS):
-            if not state.is_terminal():
+            if not state.is_terminal() or kept is not None:
                 raise PatchworkError(N_("the saved lessons are over, but their game is not"))
             return Progress(lesson, 0, tuple(moves))
         if state.current_player != LEARNER:
             raise PatchworkError(N_("the saved lesson's game is not at the learner's move"))
-        step_ = LESSONS[lesson].steps[step]
-        return Progress(
-            lesson, step, tuple(moves), not can_meet(step_, state), waited, bool(jumped)
-        )
+        free = not can_meet(LESSONS[lesson].steps[step], state)
+        return Progress(lesson, step, tuple(moves), free, waited, kept, bool(back))
+
+
+def _moves(moves: object) -> list[str]:
+    """A saved list of moves, checked for its shape (the engine checks the moves)."""
+    if not (isinstance(moves, list) and len(moves) <= MOST_MOVES):
+        raise PatchworkError(N_("the saved lesson's moves are not a list of moves"))
+    if not all(isinstance(m, str) and len(m) <= MOVE_TEXT for m in moves):
+        raise PatchworkError(N_("the saved lesson's moves are not a list of moves"))
+    return moves
 
 
 @dataclass(frozen=True)
@@ -147,22 +162,25 @@ def begin() -> Progress:
     return settle(0, Game(setup()))
 
 
-def settle(lesson: int, game: Game, waited: int = 0) -> Progress:
-    """Lesson ``lesson`` in the learner's game: asking for its first step that some move
-    meets; else waiting, any move allowed, while its patience lasts and it can still come in
-    this game; else from the prepared game's position for it."""
-    moves = tuple(map(str, game.moves))
+def settle(lesson: int, game: Game, waited: int = 0, own: Game | None = None) -> Progress:
+    """Lesson ``lesson`` in the learner's game (``own`` if set aside, else ``game``): asking
+    for its first step that some move meets; else waiting, any move allowed, while its
+    patience lasts and it can still come in this game; else shown on the prepared game, the
+    learner's set aside."""
+    back = own is not None
+    mine = own if own is not None else game
+    moves = tuple(map(str, mine.moves))
     if lesson >= len(LESSONS):
         return Progress(lesson, 0, moves)
     this = LESSONS[lesson]
     for i, step in enumerate(this.steps):  # a later step may be ready already (a special
-        if can_meet(step, game.state):  # patch passed just before its lesson)
-            return Progress(lesson, i, moves, waited=waited)
-    learner = game.state.current_player == LEARNER
-    if learner and waited < this.patience and this.still_possible(game.state):
-        return Progress(lesson, 0, moves, free=True, waited=waited)
+        if can_meet(step, mine.state):  # patch passed just before its lesson)
+            return Progress(lesson, i, moves, waited=waited, back=back)
+    learner = mine.state.current_player == LEARNER
+    if learner and waited < this.patience and this.still_possible(mine.state):
+        return Progress(lesson, 0, moves, free=True, waited=waited, back=back)
     p = prepared()
-    return Progress(lesson, 0, p.line[: p.starts[lesson]], jumped=True)
+    return Progress(lesson, 0, p.line[: p.starts[lesson]], own=moves)
 
 
 def answer(game: Game) -> list[str]:
@@ -194,14 +212,18 @@ def attempt(progress: Progress, text: str) -> Attempt:
         return Attempt(True, settle(progress.lesson, game, progress.waited + 1), str(move), replies)
     if not step.until(game.state):
         moves = tuple(map(str, game.moves))
-        return Attempt(True, Progress(progress.lesson, progress.step, moves), str(move), replies)
+        return Attempt(True, replace(progress, moves=moves, back=False), str(move), replies)
     if progress.step + 1 < len(progress.current.steps):
-        nxt = Progress(progress.lesson, progress.step + 1, tuple(map(str, game.moves)))
+        nxt = replace(
+            progress, step=progress.step + 1, moves=tuple(map(str, game.moves)), back=False
+        )
     else:
-        nxt = settle(progress.lesson + 1, game)
+        own = None if progress.own is None else replay(progress.own)
+        nxt = settle(progress.lesson + 1, game, own=own)
     return Attempt(True, nxt, str(move), replies)
 
 
 def record(progress: Progress, names: tuple[str, str]) -> Record:
-    """The learner's game as a record (for the review at the end)."""
-    return replay(progress.moves).to_record(players=names, event="Patchwork: a first game")
+    """The learner's own game as a record (for the review at the end)."""
+    moves = progress.own if progress.own is not None else progress.moves
+    return replay(moves).to_record(players=names, event="Patchwork: a first game")
