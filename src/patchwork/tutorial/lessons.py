@@ -46,7 +46,11 @@ class Lesson:
 
 # Said by every lesson, whichever it is.
 WAITING = N_("You cannot do this yet in this game. Make any move: the lesson waits for its moment.")
-JUMPED = N_("A few turns later: this lesson goes on from a prepared game, at a moment made for it.")
+JUMPED = N_(
+    "Your game has not come to this yet, so this lesson is shown on a prepared game. Your own "
+    "game waits and goes on after it."
+)
+BACK = N_("Back to your own game, where you left it.")
 COUNTING = N_(
     "Each player scores their buttons, plus 7 for the bonus tile, minus 2 for each empty "
     "square of their quilt."
