@@ -70,3 +70,25 @@ def test_the_puzzle_speaks_the_readers_language(capsys: pytest.CaptureFixture[st
     task = "Find the best move. 'moves' lists them, 'solution' shows it, 'quit' leaves."
     german = i18n.translator("de").gettext(task)
     assert german != task and german in capsys.readouterr().out
+
+
+def test_a_search_puzzle_is_answered_with_the_searchers_figures(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    p = next(p for p in starter() if p.proof == "search" and p.answers[0] == p.line[0])
+    assert p.search is not None
+    rated = next(m for m in p.search.moves if m not in p.answers)
+    assert run([p.id], [rated, p.answers[0]]) == 0
+    out = capsys.readouterr().out
+    e, best, rival = p.search.moves[rated], p.search.best(p.answers), p.search.rival(p.answers)
+    right = p.search.moves[p.answers[0]]
+    assert (
+        f"Not this one: the searcher gives {rated} {e.win:.0%} and {e.margin:+.1f}, "
+        f"where the best move has {best.win:.0%} and {best.margin:+.1f}." in out
+    )
+    assert (
+        f"Right: the searcher gives {p.answers[0]} {right.win:.0%} and {right.margin:+.1f}, "
+        f"every other move at most {rival.win:.0%} and {rival.margin:+.1f}." in out
+    )
+    assert f"a search of {p.search.iterations:,} iterations after each move" in out
+    assert "The line: " + " ".join(p.line[1:4]) in out

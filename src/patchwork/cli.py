@@ -18,6 +18,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
             "'play --plain' for the line-by-line text game"
         ),
     ),
+    "learn": (
+        "patchwork.tui.learn",
+        N_("learn to play: a first game step by step, lesson by lesson, in the terminal"),
+    ),
     "serve": (
         "patchwork.server",
         N_("run the game server (HTTP and websockets, games in a database)"),
@@ -39,8 +43,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
         N_("solve a puzzle: today's, or one by number, theme or difficulty"),
     ),
     "puzzles": (
-        "patchwork.puzzles.generate",
-        N_("'puzzles generate': find puzzles in self-play, each proved"),
+        "patchwork.server.puzzles.finished",  # the generator, with the server's games to read
+        N_("'puzzles generate': find puzzles in self-play or a server's games, each proved"),
     ),
     "engine": ("patchwork.protocol.engine_server", N_("speak the engine protocol on stdin/stdout")),
     "cg-host": ("patchwork.protocol.cg_host", N_("referee a CodinGame Patchwork bot's game")),
@@ -52,7 +56,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("patchwork.bench", N_("measure the speed of the compiled engine and the searcher")),
 }
 # The commands whose own options include --lang (the others speak English options only).
-TAKES_LANG = frozenset({"play", "serve", "review", "analyse", "puzzle"})
+TAKES_LANG = frozenset({"play", "learn", "serve", "review", "analyse", "puzzle"})
 INDENT = " " * 15
 
 

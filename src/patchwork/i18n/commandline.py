@@ -15,7 +15,7 @@ from typing import Any
 
 from rich.cells import cell_len
 
-from . import N_, _, lang_option, ngettext, set_language
+from . import LANGUAGES, N_, _, fmt, lang_option, ngettext, set_language
 from .cells import wrap
 
 # argparse's texts that a person meets (its errors for programmers are left in English).
@@ -40,6 +40,15 @@ WORDS = (
     N_("can't open '%(filename)s': %(error)s"),
     N_("unknown parser %(parser_name)r (choices: %(choices)s)"),
 )
+
+
+def add_lang_option(
+    parser: argparse.ArgumentParser,
+    text: str = N_("language of the texts ({codes}; default: the system locale)"),
+) -> None:
+    """``--lang``, one of our languages (``parse`` reads it before the rest, so that the help
+    and the errors are already in it); ``text`` its help, naming the codes."""
+    parser.add_argument("--lang", metavar="LANG", help=fmt(_(text), codes=", ".join(LANGUAGES)))
 
 
 def _plural_words(n: int) -> str:

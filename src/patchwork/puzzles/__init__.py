@@ -1,8 +1,22 @@
-"""Puzzles: positions where one kind of move is clearly best, each with its proof
-(docs/puzzles.md). ``patchwork puzzles generate`` finds them; ``patchwork puzzle`` and the
-browser's puzzle page ask them."""
+"""Puzzles: positions where one kind of move is clearly best, each with its proof: the exact
+endgame search near the end, a large search's clear margin earlier (docs/puzzles.md).
+``patchwork puzzles generate`` finds them; ``patchwork puzzle`` and the browser's puzzle page
+ask them."""
 
 from .proof import Outcome, outcomes
 from .puzzle import THEMES, Puzzle, Verdict, daily, load, starter
+from .search_proof import Estimate, SearchProof, choice
 
-__all__ = ["THEMES", "Outcome", "Puzzle", "Verdict", "daily", "load", "outcomes", "starter"]
+__all__ = [
+    "THEMES",
+    "Estimate",
+    "Outcome",
+    "Puzzle",
+    "SearchProof",
+    "Verdict",
+    "choice",
+    "daily",
+    "load",
+    "outcomes",
+    "starter",
+]

@@ -1,137 +1,115 @@
-"""``patchwork puzzles generate``: find puzzles in self-play between the AI levels.
+"""``patchwork puzzles generate``: find puzzles in self-play between the AI levels, or in the
+finished games of a server's database, each proved (``find``).
 
-Each game is played to its end between two levels (every pair of levels 1-4 in turn, the
-lower ones blundering more). Near the end, every position with a choice is proved move by
-move with the exact endgame search (``proof.outcomes``); it becomes a puzzle when the moves
-that end best win, are at most a third of the moves (a real choice, not a free one), and
-end at least ``GAP`` points ahead of every other move.
-Its themes are read off the answers, and its difficulty off which of the AI levels 1-4
-find an answer (1: level 1 does, .. 5: none does). A position is kept once, whatever game
-reaches it. The same options give the same puzzles.
+Self-play: each game is played to its end between two levels (every pair of levels 1-4 in
+turn: the lower levels make the mistakes that leave a position with one good move), and every
+position of the phases asked for with a choice is a candidate. A server's games
+(``--from-db``): the position before each move its review classes a mistake or a blunder, as
+lichess finds its puzzles; in a game without a review, every position near the end. This
+package sits below the server, so the server reads its database (``server.puzzles.finished``)
+and hands the games in (``Finished``). A position is kept once, whatever game reaches it; the
+same options give the same puzzles on any number of workers.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
-from dataclasses import replace
+import zlib
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TypeVar
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ..ai import endgame
 from ..ai.levels import level
-from ..engine import PATCHES, Buy, Game, Move, State, new_game
+from ..engine import Game, PatchworkError, State, new_game, parse_move
 from ..i18n.commandline import HelpFormatter
 from ..options import positive_int
 from ..parallel import open_executor
-from .proof import Outcome, outcomes
-from .puzzle import STARTER, Puzzle, Theme, dump
+from .find import LEVELS, PHASES, Phase, candidate, prove
+from .puzzle import STARTER, Puzzle, dump, load
 
-NEAR_END = 20  # spaces to the end (both tokens) from which positions are proved
-MOST_ANSWERS = 1 / 3  # a puzzle's answers are at most this share of its legal moves
-GAP = 4  # points an answer ends ahead of every other move, at least
-LEVELS = (1, 2, 3, 4)
 PAIRS = [(a, b) for a in LEVELS for b in LEVELS if a < b]
+PHASE_CHOICES: dict[str, tuple[Phase, ...]] = {
+    "endgame": ("endgame",), "middlegame": ("middlegame",), "both": PHASES,
+}  # fmt: skip
+J = TypeVar("J")
+Found = tuple[list[tuple[int, int, Puzzle]], int]  # (game order, ply, puzzle)s; positions tried
 
 
-def puzzle_of(
-    state: State, proved: dict[str, Outcome], source: str, game: Game | None = None
-) -> Puzzle | None:
-    """The puzzle ``state`` makes given every move's proved end, or None: its answers are
-    the moves that end best; they must win, be at most a third of the moves, and end at
-    least ``GAP`` points better than any other move."""
-    best = max(o.margin for o in proved.values())
-    answers = sorted(m for m, o in proved.items() if o.margin == best)
-    others = [o.margin for o in proved.values() if o.margin < best]
-    if not proved[answers[0]].wins or not others or len(answers) > MOST_ANSWERS * len(proved):
-        return None
-    if best - max(others) < GAP:
-        return None
-    return Puzzle(
-        id="",
-        position=state.to_text(),
-        answers=tuple(answers),
-        line=proved[answers[0]].line,
-        margin=best,
-        gap=best - max(others),
-        proof="exact",
-        themes=themes(state, proved, set(answers)),
-        difficulty=difficulty(state, set(answers)),
-        moves=len(proved),
-        source=source,
-        start="" if game is None else game.start.to_text(),
-        before=() if game is None else tuple(map(str, game.moves)),
-    )
+@dataclass(frozen=True)
+class Finished:
+    """A finished game to find puzzles in: ``name`` says which ("game AbC123"), ``start`` (a
+    position text) and ``moves`` are its record; ``flawed`` the plies (1: the first move)
+    whose move its review classes a mistake or a blunder, None when it has no review."""
+
+    name: str
+    start: str
+    moves: tuple[str, ...]
+    flawed: frozenset[int] | None = None
 
 
-def themes(state: State, proved: dict[str, Outcome], answers: set[str]) -> tuple[Theme, ...]:
-    """What the puzzle turns on, read off its right and wrong moves."""
-    right = [Move.parse(m, state) for m in proved if m in answers]
-    wrong = [Move.parse(m, state) for m in proved if m not in answers]
-    found: list[Theme] = ["endgame"]
-    mover = state.current_player
-    if state.bonus_owner is None and all(state.apply(m).bonus_owner == mover for m in right):
-        found.append("bonus")
-    if all(str(m) == "A" for m in right) or (
-        any(str(m) == "A" for m in wrong) and all(isinstance(m, Buy) for m in right)
-    ):
-        found.append("timing")
-    right_patches = {m.patch_id for m in right if isinstance(m, Buy)}
-    if any(isinstance(m, Buy) and m.patch_id in right_patches for m in wrong):
-        found.append("packing")  # the right patch, sewn on the wrong way, loses
-    wrong_buys = [m.patch_id for m in wrong if isinstance(m, Buy)]
-    pays = right_patches and all(PATCHES[p].income > 0 for p in right_patches)
-    if pays and wrong_buys and all(PATCHES[p].income == 0 for p in wrong_buys):
-        found.append("income")  # the patch that pays, against those that do not
-    return tuple(found)
+Reader = Callable[[str], list[Finished]]  # a database URL -> its finished games
+OnGame = Callable[[int, int], None]  # (games done, puzzles found so far)
 
 
-def difficulty(state: State, answers: set[str], seed: int = 0) -> int:
-    """1 when AI level 1 finds an answer, .. 4 when only level 4 does, 5 when none does."""
-    for n in LEVELS:
-        if str(level(n, seed=seed).choose(state)) in answers:
-            return n
-    return 5
+def _found(
+    game: Game, plies: Iterable[int], phases: Sequence[Phase], seed: int, name: str, order: int
+) -> Found:
+    """The puzzles at ``plies`` of ``game`` (the positions before those moves)."""
+    found, tried = [], 0
+    for ply in plies:
+        if not candidate(game.states[ply], phases):
+            continue
+        tried += 1
+        puzzle = prove(game, ply, seed * 1_000 + ply, f"{name}, ply {ply}")
+        if puzzle is not None:
+            found.append((order, ply, puzzle))
+    return found, tried
 
 
-def _game(job: tuple[int, int, int]) -> list[tuple[int, int, Puzzle]]:
-    """The puzzles of one game between levels ``a`` and ``b`` (seed ``seed``), each with the
-    game's seed and its ply."""
-    seed, a, b = job
+def _self_play(job: tuple[int, int, int, tuple[Phase, ...]]) -> Found:
+    """The puzzles of one game between levels ``a`` and ``b`` (seed ``seed``)."""
+    seed, a, b, phases = job
     agents = (level(a, seed=seed), level(b, seed=seed + 1))
     game = Game(new_game(seed=seed))
-    found = []
     while not game.state.is_terminal():
-        state, ply = game.state, len(game.moves)
-        if endgame.near_end(state, NEAR_END) and len(state.legal_move_codes()) > 1:
-            proved = outcomes(state)
-            if proved is not None:
-                source = f"level{a} v level{b}, seed {seed}, ply {ply}"
-                puzzle = puzzle_of(state, proved, source, game)
-                if puzzle is not None:
-                    found.append((seed, ply, puzzle))
-        mover = state.current_player
+        mover = game.state.current_player
         assert mover is not None  # the game is not over
-        game.push(agents[mover].choose(state))
-    return found
+        game.push(agents[mover].choose(game.state))
+    name = f"level{a} v level{b}, seed {seed}"
+    return _found(game, range(len(game.moves)), phases, seed, name, seed)
 
 
-OnGame = Callable[[int, int], None]  # (games played, games in all)
+def _finished(job: tuple[int, Finished, tuple[Phase, ...]]) -> Found:
+    """The puzzles of a finished game: at its review's mistakes and blunders, or without a
+    review near the end."""
+    order, f, phases = job
+    game = Game(State.from_text(f.start))
+    for move in f.moves:
+        game.push(parse_move(move))
+    if f.flawed is None:
+        plies: Iterable[int] = range(len(f.moves))
+        phases = tuple(p for p in phases if p == "endgame")
+    else:
+        plies = sorted(p - 1 for p in f.flawed if 0 < p <= len(f.moves))
+    return _found(game, plies, phases, zlib.crc32(f.name.encode()), f.name, order)
 
 
-def generate(
-    games: int, seed: int = 0, workers: int = 1, on_game: OnGame | None = None
-) -> list[Puzzle]:
-    """Puzzles from ``games`` games (seeds ``seed``..), each position once, easiest first
-    and numbered; the same on any number of ``workers``."""
-    jobs = [(seed + g, *PAIRS[g % len(PAIRS)]) for g in range(games)]
+def _run(
+    work: Callable[[J], Found], jobs: list[J], workers: int, on_game: OnGame | None
+) -> tuple[list[Puzzle], int]:
+    """The puzzles of every job, each position once, easiest first (within a difficulty in
+    the order of the games), not yet numbered; and the positions tried."""
     found: list[tuple[int, int, Puzzle]] = []
+    tried = 0
     with open_executor(workers, None) as executor:
-        for done, puzzles in enumerate(executor.map_unordered(_game, jobs), start=1):
+        for done, (puzzles, n) in enumerate(executor.map_unordered(work, jobs), start=1):
             found += puzzles
+            tried += n
             if on_game is not None:
                 on_game(done, len(found))
     seen: set[str] = set()
@@ -140,44 +118,130 @@ def generate(
         if p.position not in seen:
             seen.add(p.position)
             kept.append(p)
+    kept = _varied(kept)
     kept.sort(key=lambda p: p.difficulty)  # stable: within a difficulty, in game order
-    return [replace(p, id=f"{i:04d}") for i, p in enumerate(kept, start=1)]
+    return kept, tried
+
+
+def _varied(puzzles: list[Puzzle]) -> list[Puzzle]:
+    """The search finds advancing clearly best in the middle game far more often than any
+    buy (unchecked, nearly every middle-game puzzle would be "advance"): its puzzles whose
+    answer is to advance are kept only up to as many as those answered by a buy (the first
+    in game order)."""
+    advance = [p for p in puzzles if p.proof == "search" and p.answers == ("A",)]
+    buys = sum(1 for p in puzzles if p.proof == "search" and p.answers != ("A",))
+    dropped = {id(p) for p in advance[buys:]}
+    return [p for p in puzzles if id(p) not in dropped]
+
+
+def numbered(puzzles: Iterable[Puzzle], first: int = 1) -> list[Puzzle]:
+    return [replace(p, id=f"{i:04d}") for i, p in enumerate(puzzles, start=first)]
+
+
+def generate(
+    games: int,
+    seed: int = 0,
+    workers: int = 1,
+    on_game: OnGame | None = None,
+    phases: Sequence[Phase] = ("endgame",),
+) -> list[Puzzle]:
+    """Puzzles from ``games`` self-play games (seeds ``seed``..), numbered."""
+    return numbered(self_play(games, seed, workers, on_game, phases)[0])
+
+
+def self_play(
+    games: int, seed: int, workers: int, on_game: OnGame | None, phases: Sequence[Phase]
+) -> tuple[list[Puzzle], int]:
+    jobs = [(seed + g, *PAIRS[g % len(PAIRS)], tuple(phases)) for g in range(games)]
+    return _run(_self_play, jobs, workers, on_game)
+
+
+def from_games(
+    games: Sequence[Finished],
+    workers: int = 1,
+    on_game: OnGame | None = None,
+    phases: Sequence[Phase] = PHASES,
+) -> tuple[list[Puzzle], int]:
+    """Puzzles from finished games (see ``Finished``), not yet numbered; and the positions
+    tried."""
+    jobs = [(i, g, tuple(phases)) for i, g in enumerate(games)]
+    return _run(_finished, jobs, workers, on_game)
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="patchwork puzzles generate",
         formatter_class=HelpFormatter,
-        description="Find puzzles in self-play between the AI levels, each proved by the "
-        "exact endgame search, and write them as JSON lines.",
+        description="Find puzzles in self-play between the AI levels, or in the finished "
+        "games of a server's database, each proved (the exact endgame search near the end, "
+        "a large search earlier), and write them as JSON lines.",
     )
     p.add_argument("action", choices=["generate"], help="what to do: generate")
     p.add_argument("--games", type=positive_int, default=200, help="games to play (200)")
     p.add_argument("--seed", type=int, default=0, help="the first game's seed (0)")
     p.add_argument("--workers", type=positive_int, default=1, help="processes (1)")
-    p.add_argument("--out", type=Path, default=STARTER, help=f"the file to write ({STARTER.name})")
+    p.add_argument(
+        "--phase", choices=list(PHASE_CHOICES),
+        help="where to look: endgame (proved exactly; self-play's default), middlegame "
+        "(proved by a large search: ten times slower), or both (--from-db's default)",
+    )  # fmt: skip
+    p.add_argument(
+        "--from-db", metavar="URL",
+        help="the finished games of a server's database (as 'patchwork serve --db' takes it: "
+        "sqlite:///games.db, postgresql+psycopg://...), read only, instead of self-play",
+    )  # fmt: skip
+    p.add_argument(
+        "--out", type=Path,
+        help=f"the file to write ({STARTER.name}; puzzles.jsonl with --from-db)",
+    )  # fmt: skip
+    p.add_argument(
+        "--append", action="store_true",
+        help="add the puzzles to the file's, numbered after them (positions already there "
+        "are left out)",
+    )  # fmt: skip
     return p
 
 
-def main(argv: list[str] | None = None) -> int:
-    """``patchwork puzzles generate``: 0 done, 2 bad arguments."""
+def main(argv: list[str] | None = None, read: Reader | None = None) -> int:
+    """``patchwork puzzles generate``: 0 done, 2 bad arguments or a database that cannot be
+    read. ``read`` reads a server's database (``--from-db``): the server hands it in."""
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as e:
         return e.code if isinstance(e.code, int) else 2
+    out = args.out or (Path("puzzles.jsonl") if args.from_db else STARTER)
+    phases = PHASE_CHOICES[args.phase or ("both" if args.from_db else "endgame")]
+    try:
+        known = load(out) if args.append and out.exists() else []
+        finished: list[Finished] = []
+        if args.from_db is not None:
+            if read is None:
+                raise PatchworkError("reading a server's database needs the server's reader")
+            finished = read(args.from_db)
+    except (PatchworkError, OSError, ValueError) as e:
+        print(f"patchwork puzzles generate: {e}", file=sys.stderr)
+        return 2
+    total = len(finished) if args.from_db else args.games
+    terminal = sys.stderr.isatty()
     bar = Progress(
         TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
         TextColumn("{task.fields[found]} puzzles"), console=Console(stderr=True),
-        disable=not sys.stderr.isatty(),
+        disable=not terminal,
     )  # fmt: skip
     with bar:
-        task = bar.add_task("games", total=args.games, found=0)
-        puzzles = generate(
-            args.games,
-            args.seed,
-            args.workers,
-            lambda done, found: bar.update(task, completed=done, found=found),
-        )
-    dump(puzzles, args.out)
-    print(f"{len(puzzles)} puzzles from {args.games} games written to {args.out}")
+        task = bar.add_task("games", total=total, found=0)
+
+        def on_game(done: int, found: int) -> None:
+            bar.update(task, completed=done, found=found)
+            if not terminal:  # a log: a line a game
+                print(f"games {done}/{total}: {found} puzzles", file=sys.stderr, flush=True)
+
+        if args.from_db:
+            found, tried = from_games(finished, args.workers, on_game, phases)
+        else:
+            found, tried = self_play(args.games, args.seed, args.workers, on_game, phases)
+    seen = {p.position for p in known}
+    new = numbered((p for p in found if p.position not in seen), len(known) + 1)
+    dump([*known, *new], out)
+    print(f"{len(new)} puzzles from {total} games ({tried} positions tried) written to {out}")
     return 0

@@ -1,10 +1,17 @@
 """A puzzle: a position, the moves that solve it and the proof, and the verdict on an answer.
 
 A puzzle asks the player to move at ``position``. Its ``answers`` are the moves that do best
-there, proved with the exact endgame search (``proof`` "exact"): with best play after it,
-each answer wins by ``margin`` points, and every other move ends at least ``gap`` points
-worse. An answer is judged by proving it again, so a
-wrong one comes with the line that refutes it and a right one with the line that wins."""
+there, proved in one of two ways (``proof``):
+
+- ``exact``, near the end: by the exact endgame search. With best play after it, each answer
+  wins by ``margin`` points, and every other move ends at least ``gap`` points worse. An
+  answer is judged by proving it again, so a wrong one comes with the line that refutes it
+  and a right one with the line that wins.
+- ``search``, earlier: by a large search that finds the answers clearly ahead of every other
+  move (``search_proof``); ``margin`` and ``gap`` are then its expected margin, rounded, and
+  ``search`` keeps its figures for every move it rated, which judge an answer without
+  searching again.
+"""
 
 from __future__ import annotations
 
@@ -22,19 +29,26 @@ from ..engine.moves import Move
 from ..engine.state import State
 from ..i18n import N_
 from .proof import Outcome, outcome
+from .search_proof import Estimate, SearchProof, choice
 
 DATA = Path(__file__).with_name("data")
 STARTER = DATA / "starter.jsonl"
 DAILY_SEED = 20261204  # the shuffle the daily puzzle follows
+# The first shipped set is asked in its shuffled order from DAILY_EPOCH, a day whose ordinal is
+# a multiple of FIRST_SET: the days since keep the puzzles they had before puzzles were added.
+# The puzzles added since follow the first set's, in a shuffled order of their own.
+FIRST_SET = 586
+DAILY_EPOCH = date(2025, 10, 8)
 # What a puzzle is about, marked for the catalogs (a person reads them).
 THEMES: dict[str, str] = {
     "endgame": N_("endgame"),
+    "middlegame": N_("middle game"),
     "bonus": N_("the 7×7 bonus"),
     "timing": N_("timing"),
     "packing": N_("packing"),
     "income": N_("income"),
 }
-Theme = Literal["endgame", "bonus", "timing", "packing", "income"]
+Theme = Literal["endgame", "middlegame", "bonus", "timing", "packing", "income"]
 
 
 @dataclass(frozen=True)
@@ -45,7 +59,7 @@ class Puzzle:
     line: tuple[str, ...]  # the first answer, then best play to the end
     margin: int  # the final margin of that line, for the player to move
     gap: int  # points every other move ends behind, at least
-    proof: Literal["exact"]
+    proof: Literal["exact", "search"]
     themes: tuple[Theme, ...]
     difficulty: int  # 1 (the AI's weakest level finds it) .. 5 (none of its levels does)
     moves: int  # legal moves in the position
@@ -54,6 +68,7 @@ class Puzzle:
     # the patches as they were sewn on, not only the squares they cover).
     start: str = ""
     before: tuple[str, ...] = ()
+    search: SearchProof | None = None  # the figures of a search-proved puzzle
 
     def state(self) -> State:
         return State.from_text(self.position)
@@ -62,6 +77,10 @@ class Puzzle:
         d = asdict(self)
         for key in ("answers", "line", "themes", "before"):
             d[key] = list(d[key])
+        if self.search is None:
+            del d["search"]
+        else:
+            d["search"] = self.search.to_dict()
         return d
 
     @staticmethod
@@ -80,6 +99,7 @@ class Puzzle:
             source=str(d.get("source", "")),
             start=str(d.get("start", "")),
             before=tuple(d.get("before", ())),
+            search=SearchProof.from_dict(d["search"]) if d.get("search") else None,
         )
 
     def judge(self, answer: str) -> Verdict:
@@ -89,7 +109,17 @@ class Puzzle:
         move = Move.parse(answer.strip(), state)
         state.check_legal(move)
         text = str(move)
-        return Verdict(text in self.answers, text, self._proved(state, text))
+        right = text in self.answers
+        if self.search is None:
+            return Verdict(right, text, outcome=self._proved(state, text))
+        own = self.search.moves.get(text)
+        if own is not None:
+            return Verdict(right, text, estimate=own)
+        # A placement the search did not try: its patch's best, unless it is the answers'.
+        elsewhere = choice(text) == choice(self.answers[0])
+        return Verdict(
+            False, text, estimate=None if elsewhere else self.search.of_choice(text), tried=False
+        )
 
     def _proved(self, state: State, move: str) -> Outcome:
         found = outcome(state, move)
@@ -100,11 +130,16 @@ class Puzzle:
 
 @dataclass(frozen=True)
 class Verdict:
-    """An answer judged: ``right``, and what best play after it comes to (``outcome``)."""
+    """An answer judged: ``right``, and what it comes to. A puzzle proved exactly: best play
+    after it (``outcome``). One proved by search: the proving search's figures (``estimate``),
+    the move's own; for a placement the search did not try (``tried`` False), the best it
+    gives the move's patch, or None when that is the answers' patch (sewn on elsewhere)."""
 
     right: bool
     move: str
-    outcome: Outcome
+    outcome: Outcome | None = None
+    estimate: Estimate | None = None
+    tried: bool = True
 
 
 def dump(puzzles: Iterable[Puzzle], path: Path) -> None:
@@ -125,9 +160,17 @@ def starter() -> tuple[Puzzle, ...]:
     return tuple(load(STARTER))
 
 
+def daily_order(n: int) -> list[int]:
+    """The order ``n`` shipped puzzles are asked in, one a day from ``DAILY_EPOCH``: the first
+    set's in its shuffled order, then the later ones' in theirs (adding puzzles changes no
+    day of the first set's cycle)."""
+    first = min(n, FIRST_SET)
+    later = random.Random(DAILY_SEED + 1).sample(range(first, n), n - first)
+    return random.Random(DAILY_SEED).sample(range(first), first) + later
+
+
 def daily(day: date) -> Puzzle:
     """The puzzle of ``day``: the same for everyone that day, never the same two days
     running (the shipped puzzles in a fixed shuffled order, one a day)."""
     puzzles = starter()
-    order = random.Random(DAILY_SEED).sample(range(len(puzzles)), len(puzzles))
-    return puzzles[order[day.toordinal() % len(puzzles)]]
+    return puzzles[daily_order(len(puzzles))[(day - DAILY_EPOCH).days % len(puzzles)]]

@@ -8,8 +8,8 @@ import logging
 import sys
 
 from .. import i18n
-from ..i18n import _, fmt
-from ..i18n.commandline import HelpFormatter
+from ..i18n import N_, _
+from ..i18n.commandline import HelpFormatter, add_lang_option
 from .common.config import Settings
 from .http.slowclients import with_header_timeout
 
@@ -163,14 +163,7 @@ def build_parser() -> argparse.ArgumentParser:
         default="info",
         choices=["critical", "error", "warning", "info", "debug"],
     )
-    p.add_argument(
-        "--lang",
-        metavar="LANG",
-        help=fmt(
-            _("language of this command's help ({codes}; default: the system locale)"),
-            codes=", ".join(i18n.LANGUAGES),
-        ),
-    )
+    add_lang_option(p, N_("language of this command's help ({codes}; default: the system locale)"))
     p.add_argument("--no-access-log", action="store_true", help=_("do not log every request"))
     p.add_argument(
         "--no-ws-compression",

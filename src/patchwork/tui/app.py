@@ -1,8 +1,9 @@
 """``patchwork play``: the full-screen terminal game (Textual).
 
 Against the AI (levels 1-5), two people at one keyboard, watching two agents, or solo
-against the official Automa (``--solo LEVEL``, the engine plays its turns). The app is a
-view: what it shows and allows comes from the engine, through :class:`Session`.
+against the official Automa (``--solo LEVEL``, the engine plays its turns); the guided
+first game (``patchwork learn``, :mod:`.learn`) on the same table. The app is a view: what
+it shows and allows comes from the engine, through :class:`Session`.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from typing import ClassVar
 
 from textual.app import App
 from textual.binding import Binding, BindingType
-from textual.screen import Screen
 
 from .. import i18n
 from ..engine import Game, PatchworkError, new_game
@@ -27,6 +27,7 @@ from ..options import rules_from_args
 from .game_screen import GameScreen
 from .options import AppOptions
 from .preferences import Preferences, default_path
+from .screens import LEARN
 from .seats import (
     AUTOMA,
     HUMAN,
@@ -39,14 +40,21 @@ from .seats import (
 )
 from .session import Session
 from .text import add_solo_options, refuse_seat_options, solo_setup
+from .tutorial import TutorialSession, open_course
+from .tutorial import default_path as lessons_path
+from .tutorial_screen import TutorialScreen
 
 
 class PatchworkApp(App[None]):
-    """The terminal game: one :class:`GameScreen`, dialogs on top of it."""
+    """The terminal game: one :class:`GameScreen`, dialogs on top of it (the guided first
+    game's :class:`TutorialScreen` for a :class:`TutorialSession`)."""
 
     CSS_PATH = "app.tcss"
     TITLE = "Patchwork"
     ENABLE_COMMAND_PALETTE = False
+    # The first table's mode. The lessons and the other games each have a table, in a mode
+    # of its own ("second" for the other), so that the app can go from one to the other.
+    DEFAULT_MODE = "first"
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "quit", show=False, priority=True)]
 
     def __init__(self, session: Session, options: AppOptions | None = None) -> None:
@@ -54,12 +62,13 @@ class PatchworkApp(App[None]):
         self.session = session
         self.options = options or AppOptions(rules=session.state.rules)
         self.preferences = Preferences.load(self.options.preferences_path)
-        self.game_screen = GameScreen(session, host=self)
+        first = self.game_screen = self.table(session)
+        self.add_mode("first", lambda: first)
+        self._tables: dict[type[GameScreen], tuple[str, GameScreen]] = {
+            type(first): ("first", first)
+        }
         self._games = 0
         self.save_on_exit = True  # main writes --save on leaving unless told not to
-
-    def get_default_screen(self) -> Screen[None]:
-        return self.game_screen
 
     def on_load(self) -> None:
         # Worker processes (the review's, level 5's) are spawned by multiprocessing, which
@@ -70,26 +79,55 @@ class PatchworkApp(App[None]):
         if os.name == "posix":
             resource_tracker.ensure_running()
 
-    def new_game(self, kinds: tuple[str, str], automa: Automa | None = None) -> None:
-        """Start a fresh game (new setup, same rules) with the seats ``kinds``: a solo game
-        against ``automa`` when they are you and Automa."""
-        self._games += 1
-        seed = None if self.options.seed is None else self.options.seed + 1000 * self._games
-        rules = dataclasses.replace(self.options.rules, solo=automa if AUTOMA in kinds else None)
+    def table(self, session: Session) -> GameScreen:
+        """The screen that plays ``session``."""
+        if isinstance(session, TutorialSession):
+            return TutorialScreen(session, host=self)
+        return GameScreen(session, host=self)
+
+    def sit(self, session: Session) -> None:
+        """Go on with ``session`` on the table that plays it (switching modes when the
+        guided first game starts or ends)."""
         old = self.session
-        self.session = Session(Game(new_game(seed=seed, rules=rules)), make_seats(kinds, seed))
-        self.game_screen.use(self.session)
+        self.session = session
+        kind = TutorialScreen if isinstance(session, TutorialSession) else GameScreen
+        if type(self.game_screen) is kind:
+            self.game_screen.use(session)
+        elif kind in self._tables:  # its table is there, from earlier
+            self.game_screen.stop_thinking()
+            mode, self.game_screen = self._tables[kind]
+            self.switch_mode(mode)
+            self.game_screen.use(session)
+        else:  # a new table, which starts the session as it is shown
+            self.game_screen.stop_thinking()
+            table = self.game_screen = self.table(session)
+            self._tables[kind] = ("second", table)
+            self.add_mode("second", lambda: table)
+            self.switch_mode("second")
         for seat in old.seats:
             close_agent(seat.agent)
 
+    def new_game(self, kinds: tuple[str, str], automa: Automa | None = None) -> None:
+        """Start a fresh game (new setup, same rules) with the seats ``kinds``: a solo game
+        against ``automa`` when they are you and Automa; the guided first game for LEARN."""
+        if kinds == LEARN:
+            self.learn()
+            return
+        self._games += 1
+        seed = None if self.options.seed is None else self.options.seed + 1000 * self._games
+        rules = dataclasses.replace(self.options.rules, solo=automa if AUTOMA in kinds else None)
+        self.sit(Session(Game(new_game(seed=seed, rules=rules)), make_seats(kinds, seed)))
+
+    def learn(self) -> None:
+        """The guided first game where the learner left it (from the start once it is over)."""
+        session = open_course(self.options.lessons_path)
+        if session.progress.finished:
+            session = open_course(self.options.lessons_path, restart=True)
+        self.sit(session)
+
     def resume(self, game: Game, kinds: tuple[str, str], names: tuple[str, str]) -> None:
         """Go on with a loaded game, with the players it was saved with (agents as new)."""
-        seats = make_seats(kinds, self.options.seed, names)
-        old = self.session
-        self.session = Session(game, seats)
-        self.game_screen.use(self.session)
-        for seat in old.seats:
-            close_agent(seat.agent)
+        self.sit(Session(game, make_seats(kinds, self.options.seed, names)))
 
     def quit_game(self, save: bool = True) -> None:
         """Leave; ``save`` False: the person chose not to save (``--save`` is not written)."""
@@ -213,7 +251,9 @@ def main(argv: list[str] | None = None) -> int:
         print(fmt(_("patchwork play: {error}"), error=error_text(e)), file=sys.stderr)
         return 1
     # What the app remembers between runs (the command's own: tests leave it out).
-    options = dataclasses.replace(options, preferences_path=default_path())
+    options = dataclasses.replace(
+        options, preferences_path=default_path(), lessons_path=lessons_path()
+    )
     app = PatchworkApp(session, options)
     app.run()
     if args.save and app.save_on_exit:

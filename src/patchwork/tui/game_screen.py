@@ -48,7 +48,7 @@ from .screens import (
     direction_classes,
 )
 from .seats import close_agent, kinds_for, ponderer, stop_agent
-from .session import Session
+from .session import Refused, Session
 from .timeboard import TimeBoard
 
 ADVANCE = Advance()
@@ -221,7 +221,11 @@ class GameScreen(Screen[None]):
         self._put("#advance", panels.advance_line(state))
         self._put("#detail", panels.detail_text(s, preview))
         self._draw_status()
-        self._put("#keys", panels.key_bar(s, self.paused))
+        self._put("#keys", panels.key_bar(self.keys_shown()))
+
+    def keys_shown(self) -> list[panels.Key]:
+        """The keys the bar shows now."""
+        return panels.keys_now(self.session, self.paused)
 
     def _draw_status(self) -> None:
         self._put(
@@ -487,6 +491,9 @@ class GameScreen(Screen[None]):
         assert p is not None
         try:
             move = s.commit()
+        except Refused as e:
+            self.refused(e)
+            return
         except IllegalMoveError as e:
             self.say(fmt(_("It does not fit there: {reason}"), reason=error_text(e)), colours.BAD)
             self.app.bell()
@@ -507,22 +514,35 @@ class GameScreen(Screen[None]):
         assert p is not None
 
         if not self.host.preferences.asks_before_advancing:
-            s.play(ADVANCE)
-            self._played(ADVANCE, p)
+            self._advance(p)
             return
 
         def answer(yes: bool | None) -> None:
-            if yes and s is self.session and version == s.version:
-                s.play(ADVANCE)
-                self._played(ADVANCE, p)
-                if not self.host.preferences.asks_before_advancing:
-                    self.say(no_longer_asks())
+            if not (yes and s is self.session and version == s.version):
+                return
+            if self._advance(p) and not self.host.preferences.asks_before_advancing:
+                self.say(no_longer_asks())
 
         def stop_asking() -> None:
             if self.host.preferences.asks_before_advancing:
                 self.host.preferences.toggle_confirm_advance()
 
         self.app.push_screen(AdvanceScreen(describe.advance_text(s.state), stop_asking), answer)
+
+    def _advance(self, player: int) -> bool:
+        """Advance for ``player``; whether the session played it."""
+        try:
+            self.session.play(ADVANCE)
+        except Refused as e:
+            self.refused(e)
+            return False
+        self._played(ADVANCE, player)
+        return True
+
+    def refused(self, error: Refused) -> None:
+        """A legal move the session would not play: why, and the patch still in hand."""
+        self.say(error_text(error), colours.HINT)
+        self.redraw()
 
     def action_confirm_setting(self) -> None:
         """``c``: advancing asks first, or no longer does (kept for the next games)."""
@@ -747,24 +767,27 @@ class GameScreen(Screen[None]):
     def show_end(self) -> None:
         s = self.session
         title = describe.game_over_title(s.seats, s.state.winner())
+        self.app.push_screen(EndScreen(title, self.end_lines(), s.can_undo()), self.end_chosen)
 
-        def chosen(what: str | None) -> None:
-            if what == "new":
-                self.action_new_game()
-            elif what == "undo":
-                self.action_undo()
-            elif what == "save":
-                self.action_save()
-            elif what == "review":
-                self.action_review()
-            elif what == "quit":
-                self.host.quit_game()
-
+    def end_lines(self) -> list[str]:
+        """The end dialog's text: the final count, each score broken down."""
+        s = self.session
         if s.is_solo:
-            lines = solo.score_lines(s.state, s.seats)
-        else:
-            lines = describe.score_lines(s.state, s.seats)
-        self.app.push_screen(EndScreen(title, lines, s.can_undo()), chosen)
+            return solo.score_lines(s.state, s.seats)
+        return describe.score_lines(s.state, s.seats)
+
+    def end_chosen(self, what: str | None) -> None:
+        """What the end dialog was left with."""
+        if what == "new":
+            self.action_new_game()
+        elif what == "undo":
+            self.action_undo()
+        elif what == "save":
+            self.action_save()
+        elif what == "review":
+            self.action_review()
+        elif what == "quit":
+            self.host.quit_game()
 
     def on_unmount(self) -> None:
         self.shutdown()

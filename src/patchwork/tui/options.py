@@ -23,3 +23,4 @@ class AppOptions:
     review_limit: Limit = DEFAULT_LIMIT  # the search of each position in a review (R)
     review_workers: int = 2  # processes judging positions at once (1: a thread of the app)
     preferences_path: Path | None = None  # where they are kept (None: for this run only)
+    lessons_path: Path | None = None  # where the guided first game's place is kept (idem)

@@ -283,11 +283,10 @@ def keys_now(session: Session, paused: bool) -> list[Key]:
     return [*keys, ("?", _("Help"), "help"), ("q", _("Quit"), "quit")]
 
 
-def key_bar(session: Session, paused: bool, width: int = 80) -> Content:
+def key_bar(keys: list[Key], width: int = 80) -> Content:
     """The keys with their labels; a click on one runs its action. Labels in another
     language are often longer (and a Chinese or Japanese character takes two cells): when the
     bar would not fit ``width``, the keys lose their padding so that every key stays visible."""
-    keys = keys_now(session, paused)
     padded = sum(cell_len(key) + cell_len(label) + 4 for key, label, _ in keys) <= width
     pad = " " if padded else ""
     return Content.from_markup(

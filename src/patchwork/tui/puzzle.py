@@ -17,9 +17,9 @@ from datetime import date
 
 from .. import i18n
 from ..engine import PatchworkError
-from ..i18n import _, error_text, fmt, ngettext
+from ..i18n import _, error_text, fmt, ngettext, number
 from ..i18n.commandline import HelpFormatter, parse
-from ..puzzles import THEMES, Puzzle, Verdict, daily, starter
+from ..puzzles import THEMES, Estimate, Puzzle, Verdict, choice, daily, starter
 from .seats import make_seats
 from .text import moves_text, render_state
 
@@ -32,7 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=HelpFormatter,
         description=_(
             "Find the best move in a position where one is clearly best, proved by the "
-            "exact endgame search. Without an id: today's puzzle."
+            "exact endgame search or a large search. Without an id: today's puzzle."
         ),
     )
     p.add_argument("id", nargs="?", metavar="ID", help=_("a puzzle's number, like 0042"))
@@ -81,8 +81,12 @@ def describe(puzzle: Puzzle) -> str:
 
 
 def explain(puzzle: Puzzle, verdict: Verdict) -> str:
-    """The verdict in words: the move's end with best play, and its line."""
+    """The verdict in words: the move's end with best play, and its line (a search-proved
+    puzzle: what the searcher gives it)."""
+    if puzzle.search is not None:
+        return estimated(puzzle, verdict)
     o = verdict.outcome
+    assert o is not None  # an exact puzzle's verdict is proved
     line = " ".join(o.line[1:9]) + (" …" if len(o.line) > 9 else "")
     if verdict.right:
         head = fmt(
@@ -117,6 +121,63 @@ def explain(puzzle: Puzzle, verdict: Verdict) -> str:
             move=verdict.move, margin=-o.margin,
         )  # fmt: skip
     return "\n".join([head, fmt(_("How it goes on: {line}"), line=line)] if line else [head])
+
+
+# A search's figures as the browser writes them: its texts are the same (the same catalog).
+def chance(e: Estimate) -> str:
+    return number(e.win, ".0%")
+
+
+def points(e: Estimate) -> str:
+    return number(e.margin, "+.1f")
+
+
+def estimated(puzzle: Puzzle, verdict: Verdict) -> str:
+    """A search-proved puzzle's verdict in words: the searcher's figures for the move, against
+    the best move's (right: against every other move's), and the searcher's line."""
+    proof = puzzle.search
+    assert proof is not None
+    e = verdict.estimate
+    best, rival = proof.best(puzzle.answers), proof.rival(puzzle.answers)
+    if e is None:
+        head = _("The right patch, but not there: the searcher sews it on elsewhere.")
+    elif verdict.right:
+        head = fmt(
+            _("Right: the searcher gives {move} {win} and {margin}, every other move at most "
+              "{rival_win} and {rival_margin}."),
+            move=verdict.move, win=chance(e), margin=points(e),
+            rival_win=chance(rival), rival_margin=points(rival),
+        )  # fmt: skip
+    else:
+        figures: dict[str, str | int] = {
+            "move": verdict.move, "win": chance(e), "margin": points(e),
+            "best_win": chance(best), "best_margin": points(best),
+        }  # fmt: skip
+        template = _(
+            "Not this one: the searcher gives {move} {win} and {margin}, where the best move "
+            "has {best_win} and {best_margin}."
+        )
+        if not verdict.tried:  # a placement it did not rate: what it gave the patch
+            template = _(
+                "Not this one: the searcher gives patch {patch} at most {win} and {margin}, "
+                "where the best move has {best_win} and {best_margin}."
+            )
+            figures["patch"] = int(choice(verdict.move))
+        head = fmt(template, **figures)
+    said = [
+        head,
+        fmt(
+            _(
+                "Win chance and expected final margin: a search of {iterations} iterations "
+                "after each move."
+            ),
+            iterations=number(proof.iterations, ","),
+        ),
+    ]
+    if verdict.right and verdict.move == puzzle.line[0] and len(puzzle.line) > 1:
+        line = " ".join(puzzle.line[1:9]) + (" …" if len(puzzle.line) > 9 else "")
+        said.append(fmt(_("The line: {line}"), line=line))
+    return "\n".join(said)
 
 
 def solve(puzzle: Puzzle, ask: InputFn, write: Callable[[str], None]) -> bool:

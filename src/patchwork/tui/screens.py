@@ -175,7 +175,8 @@ class PathScreen(ModalScreen[str | None]):
 
 
 class EndScreen(ModalScreen[str]):
-    """The final scores and the tie-break; returns what to do next."""
+    """The final scores and the tie-break; returns what to do next ("next" for Enter: the
+    board, or in the lessons their next step, the review)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "choose('new')", show=False),
@@ -183,7 +184,8 @@ class EndScreen(ModalScreen[str]):
         Binding("s", "choose('save')", show=False),
         Binding("R", "choose('review')", show=False),
         Binding("q", "choose('quit')", show=False),
-        Binding("escape,enter", "choose('close')", show=False),
+        Binding("escape", "choose('close')", show=False),
+        Binding("enter", "choose('next')", show=False),
     ]
 
     def __init__(self, title: str, lines: list[str], can_undo: bool) -> None:
@@ -219,9 +221,12 @@ HelpRow = tuple[str, str, str]  # a key (or a sign on screen), what it does (mea
 KEY = "bold"
 
 
-def help_keys(asks_before_advancing: bool = True) -> tuple[list[HelpRow], list[HelpRow]]:
+def help_keys(
+    asks_before_advancing: bool = True, lessons: bool = False
+) -> tuple[list[HelpRow], list[HelpRow]]:
     """Every key, in two columns: playing a turn, then the rest of the game; the row of
-    ``c`` says whether advancing asks first now."""
+    ``c`` says whether advancing asks first now. In the ``lessons`` (patchwork learn) ``h``
+    shows the lesson again, and no move is taken back nor a record loaded."""
     if asks_before_advancing:
         confirm = _("ask before advancing: on")
     else:
@@ -250,6 +255,10 @@ def help_keys(asks_before_advancing: bool = True) -> tuple[list[HelpRow], list[H
         ("H", _("how to play (the rules)")),
         ("q", _("quit")),
     ]
+    if lessons:
+        again = _("the lesson again: its text and task")
+        turn = [(key, again if key == "h" else what) for key, what in turn if key != "u"]
+        game = [row for row in game if row[0] != "l"]
     return [(*row, KEY) for row in turn], [(*row, KEY) for row in game]
 
 
@@ -321,10 +330,13 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,enter,question_mark,q", "close", show=False)
     ]
 
-    def __init__(self, solo: bool = False, asks_before_advancing: bool = True) -> None:
+    def __init__(
+        self, solo: bool = False, asks_before_advancing: bool = True, lessons: bool = False
+    ) -> None:
         super().__init__(classes=direction_classes())
         self.solo = solo
         self.asks_before_advancing = asks_before_advancing
+        self.lessons = lessons
 
     def compose(self) -> ComposeResult:
         # The title and the keys line sit on the border: the help is the tallest dialog,
@@ -333,7 +345,7 @@ class HelpScreen(ModalScreen[None]):
             dialog.border_title = _("Keys and mouse")
             dialog.border_subtitle = _("Esc: back to the game")
             with VerticalScroll(id="help-text"):
-                keys = help_table(*help_keys(self.asks_before_advancing))
+                keys = help_table(*help_keys(self.asks_before_advancing, self.lessons))
                 yield Static(keys, id="help-keys")
                 yield Static(mouse_text(), id="help-mouse", markup=False)
                 yield Static(help_table(*help_signs(self.solo)), id="help-signs")
@@ -354,11 +366,15 @@ class HelpScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+LEARN = (HUMAN, "lessons")  # the new-game dialog's choice of the guided first game
+
+
 def mode_options(
     human_seat: int, automa: Automa | None = None
 ) -> list[tuple[str, tuple[str, str]]]:
     """The games the new-game dialog offers: (label, kinds of seats 0 and 1); first a solo
-    game against ``automa`` (its level and deck) when there is one."""
+    game against ``automa`` (its level and deck) when there is one, last the guided first
+    game (:data:`LEARN`)."""
     options: list[tuple[str, tuple[str, str]]] = []
     if automa is not None:
         label = fmt(
@@ -379,6 +395,7 @@ def mode_options(
                 (f"level{a}", f"level{b}"),
             )
         )
+    options.append((_("Learn to play (guided first game)"), LEARN))
     return options
 
 

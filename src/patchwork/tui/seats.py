@@ -10,6 +10,7 @@ from .. import i18n
 from ..ai import Agent, MCTSAgent, agent_names, get_agent
 from ..engine import Game, PatchworkError, Record, Rules
 from ..i18n import _, digits, fmt
+from ..i18n.commandline import add_lang_option
 from ..options import add_rules_options
 
 HUMAN = "human"
@@ -83,14 +84,7 @@ def add_game_options(parser: argparse.ArgumentParser, opponent: str, watch: str)
     )
     parser.add_argument("--seed", type=int, help=_("seed for the setup and the agents"))
     add_rules_options(parser, translate=_)
-    parser.add_argument(
-        "--lang",
-        metavar="LANG",
-        help=fmt(
-            _("language of the texts ({codes}; default: the system locale)"),
-            codes=", ".join(i18n.LANGUAGES),
-        ),
-    )
+    add_lang_option(parser)
     parser.add_argument(
         "--load",
         metavar="FILE",

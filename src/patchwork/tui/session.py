@@ -16,6 +16,7 @@ from ..engine import (
     Game,
     IllegalMoveError,
     Move,
+    PatchworkError,
     PlaceSpecial,
     Record,
     State,
@@ -31,6 +32,11 @@ OfferStatus = Literal["ok", "cost", "room", "wait"]
 SPECIAL = -1  # in a patch map: a special patch
 UNKNOWN = -2  # in a patch map: covered before the game's first recorded move
 ADVANCE = Advance()
+
+
+class Refused(PatchworkError):
+    """A legal move this session does not play, saying why (the guided first game's lesson
+    asks for another); the screen shows the reason and the person tries again."""
 
 
 def advance_only_end(state: State) -> State:
@@ -270,7 +276,8 @@ class Session:
 
     def play(self, move: Move) -> None:
         """Push ``move``; in a solo game the engine plays Automa's turns after it, kept in
-        ``automa_turns`` for the screen to say."""
+        ``automa_turns`` for the screen to say. IllegalMoveError or :class:`Refused` (nothing
+        changed) when it is not played."""
         state = self.state
         self.automa_turns = state.automa_replies(move) if state.automa is not None else ()
         self.game.push(move)

@@ -112,18 +112,19 @@ class Progress:
             raise PatchworkError(N_("the saved lesson's step is not one of its steps"))
         if not (isinstance(waited, int) and 0 <= waited <= MOST_MOVES):
             raise PatchworkError(N_("the saved lesson's count of moves is not a number of moves"))
-        state = replay(_moves(moves)).state
-        if own is not None and replay(_moves(own)).state.current_player != LEARNER:
+        table = tuple(_moves(moves))
+        state = replay(table).state
+        kept = None if own is None else tuple(_moves(own))
+        if kept is not None and replay(kept).state.current_player != LEARNER:
             raise PatchworkError(N_("the saved lesson's game is not at the learner's move"))
-        kept = None if own is None else tuple(own)
         if lesson == len(LESSONS):
             if not state.is_terminal() or kept is not None:
                 raise PatchworkError(N_("the saved lessons are over, but their game is not"))
-            return Progress(lesson, 0, tuple(moves))
+            return Progress(lesson, 0, table)
         if state.current_player != LEARNER:
             raise PatchworkError(N_("the saved lesson's game is not at the learner's move"))
         free = not can_meet(LESSONS[lesson].steps[step], state)
-        return Progress(lesson, step, tuple(moves), free, waited, kept, bool(back))
+        return Progress(lesson, step, table, free, waited, kept, bool(back))
 
 
 def _moves(moves: object) -> list[str]:

@@ -15,19 +15,28 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+from ...engine import PatchworkError, State
 from ...i18n import N_
 from ..aipool.slots import BOARD
 from ..common.errors import ServerError
 from ..common.ratelimit import ConnectionCount
+from ..games.board import Board, board
 from ..games.schemas import SeatView
 from ..games.service import GameService
 from ..games.views import public_text, seats_view
-from .board import board, start_position
 from .messages import AnalysisUpdate, Ref
-from .schemas import Board, BoardIn
+from .schemas import BoardIn
 
 STEPS = 5  # searches a stream makes, each twice as long as the one before
 SEARCHES_PER_ADDRESS = 2  # searches one client address may have under way at once
+
+
+def start_position(text: str) -> State:
+    """The position a text gives, or ServerError ``invalid_position`` saying what is wrong."""
+    try:
+        return State.from_text(text.strip())
+    except PatchworkError as e:
+        raise ServerError("invalid_position", e.template, e.params) from None
 
 
 def _seats(solo: bool) -> list[SeatView]:

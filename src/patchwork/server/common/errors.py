@@ -61,6 +61,8 @@ STATUS: dict[str, int] = {
     # the analysis board (analysis/)
     "invalid_position": 400,
     "game_in_progress": 409,
+    # the guided first game (tutorial/)
+    "invalid_progress": 400,
 }
 
 

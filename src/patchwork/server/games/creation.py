@@ -1,5 +1,5 @@
-"""New games: the row of a game created on request, of a game the lobby paired, and of a
-rematch."""
+"""New games: the row of a game created on request, of a game the lobby paired, of a
+rematch, and of a game against the AI played elsewhere (the guided first game's)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from ...engine import PatchworkError, Rules, new_game, standard_circle
+from ...engine import PatchworkError, Rules, State, new_game, standard_circle
 from ...engine.automa import Automa, deck_seed
 from ...i18n import N_
 from ..common.errors import ServerError
@@ -216,4 +216,27 @@ def rematch_data(old: GameData) -> GameData:
         seat1_user=old.seat1_user,
         rated=old.rated,
         ai_level=old.ai_level,
+    )
+
+
+def played_elsewhere_data(start: State, level: int, user: UserData | None) -> GameData:
+    """The row of a game against the AI at ``level`` played from ``start`` elsewhere (the
+    guided first game): a person in seat 0, bound to ``user`` if signed in, with no token
+    (no one plays it here), the AI in seat 1; unrated. Its moves and end are the caller's."""
+    rules = start.rules
+    return new_row(
+        None,
+        mode="ai",
+        status="active",
+        edition=rules.edition,
+        rotation=rules.rotation,
+        flip=rules.flip,
+        circle=list(start.circle),
+        first_player=start.on_top,
+        seat0_kind="human",
+        seat1_kind="ai",
+        seat0_name=seat_name(0) if user is None else user.name,
+        seat1_name=f"AI level {level}",
+        seat0_user=None if user is None else user.id,
+        ai_level=level,
     )

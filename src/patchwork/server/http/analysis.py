@@ -21,10 +21,11 @@ from ..analysis.messages import (
     AnalysisUpdate,
     analysis_client_messages,
 )
-from ..analysis.schemas import Board, BoardIn
+from ..analysis.schemas import BoardIn
 from ..analysis.service import AnalysisBoard
 from ..common.errors import ServerError
 from ..common.ratelimit import TokenBucket
+from ..games.board import Board
 from ..games.hub import Connection
 from ..games.live import GUEST
 from ..games.messages import Pong, encode

@@ -35,6 +35,7 @@ from ..lobby.service import Lobby
 from ..ratings import rating
 from ..reviews.service import Reviews
 from ..storage.store import Store
+from ..tutorial.service import FirstReviews
 from . import (
     accounts,
     analysis,
@@ -45,6 +46,7 @@ from . import (
     pages,
     players,
     puzzles,
+    tutorial,
 )
 from .middleware import GuardMiddleware
 from .sessions import SessionSockets
@@ -131,6 +133,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         reviews = Reviews(service)
         app.state.reviews = reviews
         app.state.analysis = AnalysisBoard(service)
+        app.state.first_reviews = FirstReviews(service)
         t2 = time.perf_counter()
         if node is not None:
             node.start(service.syncing)
@@ -225,6 +228,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         games,
         analysis,
         puzzles,
+        tutorial,
         accounts,
         players,
         game_socket,

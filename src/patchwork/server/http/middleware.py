@@ -21,8 +21,14 @@ if TYPE_CHECKING:
 
 _WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 # Reads that touch the database or replay a game: limited per client address, whichever
-# game or player they name (so new ids do not escape the limit).
-_COSTLY_READS = ("/api/games", "/api/players", "/api/leaderboard", "/api/account/games")
+# game, player or puzzle they name (so new ids do not escape the limit).
+_COSTLY_READS = (
+    "/api/games",
+    "/api/players",
+    "/api/leaderboard",
+    "/api/account/games",
+    "/api/puzzles",
+)
 # A rating chart is drawn by matplotlib (tens of milliseconds of a core): a few a second.
 _CHARTS = ".svg"
 CHART_RATE = 1.0  # charts a second per client address...

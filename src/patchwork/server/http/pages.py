@@ -47,11 +47,10 @@ async def play(game_id: str) -> FileResponse:
     return _index()
 
 
-# The pages of accounts, the lobby, ratings and the analysis board (docs/accounts.md,
-# docs/web.md): the same
-# page, which reads the path.
+# The pages of accounts, the lobby, ratings, the analysis board, the puzzles and the guided
+# first game (docs/accounts.md, docs/web.md): the same page, which reads the path.
 PAGES = ("/signin", "/signup", "/account", "/lobby", "/leaderboard", "/me/games")
-for _path in (*PAGES, "/analysis", "/puzzles"):
+for _path in (*PAGES, "/analysis", "/puzzles", "/learn"):
     router.add_api_route(_path, _index, methods=["GET"])
 
 

@@ -1,18 +1,21 @@
 """Which puzzle to ask, and the verdict on an answer (the puzzles are the shipped set:
-``patchwork.puzzles.starter``; nothing is stored)."""
+``patchwork.puzzles.starter``; what a signed-in player's answers do is rated.py's)."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Collection
 from datetime import date
 from functools import cache
 
 from ...engine import Move, PatchworkError
 from ...i18n import N_
-from ...puzzles import Puzzle, daily, starter
+from ...puzzles import Estimate, Puzzle, Verdict, daily, starter
 from ..common.errors import ServerError, refused_move
 from ..games.views import move_squares
-from .schemas import Proof, PuzzleView, SolutionView, VerdictView
+from . import rating
+from .schemas import Estimate as EstimateView
+from .schemas import Proof, PuzzleView, Searched, SolutionView, VerdictView
 
 
 @cache
@@ -27,6 +30,11 @@ def _find(puzzle_id: str) -> Puzzle:
     return found
 
 
+def find(puzzle_id: str) -> Puzzle:
+    """The shipped puzzle ``puzzle_id``, or ``not_found``."""
+    return _find(puzzle_id)
+
+
 def view(puzzle: Puzzle, today: date) -> PuzzleView:
     state = puzzle.state()
     assert state.current_player is not None
@@ -38,6 +46,7 @@ def view(puzzle: Puzzle, today: date) -> PuzzleView:
         to_move=state.current_player,
         themes=list(puzzle.themes),
         difficulty=puzzle.difficulty,
+        rating=round(rating.DIFFICULTY_RATINGS[puzzle.difficulty]),
         moves=puzzle.moves,
         daily=puzzle.id == daily(today).id,
     )
@@ -52,41 +61,72 @@ def today_view() -> PuzzleView:
     return view(daily(today), today)
 
 
-def next_view(after: str | None, difficulty: int | None, theme: str | None) -> PuzzleView:
-    """The first puzzle after ``after`` (by number, round to the start) that matches."""
+def next_view(
+    after: str | None,
+    difficulty: int | None,
+    theme: str | None,
+    level: tuple[float, Collection[str]] | None = None,
+) -> PuzzleView:
+    """The first puzzle after ``after`` (by number, round to the start) that matches; with a
+    ``level`` (a player's rating and the puzzles they attempted), the first of those not
+    attempted whose rating is nearest (any, once all were attempted)."""
     puzzles = starter()
     start = 0
     if after is not None:
         start = next((i + 1 for i, p in enumerate(puzzles) if p.id == after), 0)
-    order = puzzles[start:] + puzzles[:start]
-    for p in order:
-        if difficulty in (None, p.difficulty) and theme in (None, *p.themes):
-            return view(p, date.today())
-    raise ServerError("not_found", N_("no puzzle has that theme and difficulty"))
+    order = [
+        p
+        for p in puzzles[start:] + puzzles[:start]
+        if difficulty in (None, p.difficulty) and theme in (None, *p.themes)
+    ]
+    if not order:
+        raise ServerError("not_found", N_("no puzzle has that theme and difficulty"))
+    found = None if level is None else rating.nearest(order, *level)
+    return view(found or order[0], date.today())
 
 
 async def judge(puzzle_id: str, answer: str) -> VerdictView:
-    """The verdict on ``answer``, proved again off the event loop."""
+    """The verdict on ``answer``, proved again off the event loop (a puzzle proved by search:
+    from its proof's figures)."""
     puzzle = _find(puzzle_id)
     try:
         verdict = await asyncio.to_thread(puzzle.judge, answer)
     except PatchworkError as e:
         raise refused_move(e) from None
-    state = puzzle.state()
+    squares = move_squares(Move.parse(verdict.move, puzzle.state()))
     o = verdict.outcome
     return VerdictView(
         id=puzzle.id,
         right=verdict.right,
         move=verdict.move,
-        proof=Proof(
-            wins=o.wins,
-            margin=o.margin,
-            line=list(o.line),
-            squares=move_squares(Move.parse(verdict.move, state)),
+        proof=None if o is None else Proof(
+            wins=o.wins, margin=o.margin, line=list(o.line), squares=squares
         ),
+        search=_searched(puzzle, verdict, squares),
         best_margin=puzzle.margin,
         gap=puzzle.gap,
         answers=list(puzzle.answers) if verdict.right else [],
+    )  # fmt: skip
+
+
+def _searched(puzzle: Puzzle, verdict: Verdict, squares: list[str]) -> Searched | None:
+    """What the proving search gives the answer (None: the puzzle is proved exactly)."""
+    s = puzzle.search
+    if s is None:
+        return None
+
+    def shown(e: Estimate) -> EstimateView:
+        return EstimateView(win_probability=e.win, margin=e.margin)
+
+    followed = verdict.right and verdict.move == puzzle.line[0]
+    return Searched(
+        estimate=None if verdict.estimate is None else shown(verdict.estimate),
+        tried=verdict.tried,
+        best=shown(s.best(puzzle.answers)),
+        rival=shown(s.rival(puzzle.answers)),
+        iterations=s.iterations,
+        line=list(puzzle.line) if followed else [verdict.move],
+        squares=squares,
     )
 
 

@@ -5,7 +5,8 @@ moves of the game's current line; an undo deletes rows), ``events`` (every chang
 by the game's version, kept while the game is: what a reconnecting client missed) and
 ``reviews`` (a finished game's review, computed once: the search settings and the JSON).
 Accounts (docs/accounts.md): ``users``, their ``sessions``, ``rating_history`` (one row per
-rated game and player) and the lobby's ``seeks``.
+rated game and player) and the lobby's ``seeks``. Puzzles: ``puzzle_ratings`` and
+``puzzle_attempts``.
 Changes to these tables need a migration in ``migrations/versions``.
 """
 
@@ -207,6 +208,28 @@ reviews = Table(
     Column("iterations", Integer, nullable=False),
     Column("seed", BigInteger, nullable=False),
     Column("data", JSON, nullable=False),
+)
+
+# Puzzles (docs/puzzles.md, "Puzzle rating"): an account's puzzle rating, and its attempts, one
+# per puzzle (the first: only it counts). Written by puzzles/store.py.
+puzzle_ratings = Table(
+    "puzzle_ratings",
+    metadata,
+    Column("user_id", ID, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("rating", Double, nullable=False),
+    Column("rd", Double, nullable=False),
+    Column("volatility", Double, nullable=False),
+    Column("attempts", Integer, nullable=False),  # the rated attempts
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+puzzle_attempts = Table(
+    "puzzle_attempts",
+    metadata,
+    Column("user_id", ID, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("puzzle_id", String(8), primary_key=True),
+    Column("won", Boolean, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
 )
 
 

@@ -128,6 +128,19 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
+def reading_engine(url: str) -> Engine:
+    """An engine that only reads an existing database (``patchwork puzzles generate
+    --from-db``): SQLite's file opened read-only, so that a wrong path is an error rather than
+    a new empty database; PostgreSQL's transactions read-only."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return create_engine(url, execution_options={"postgresql_readonly": True})
+    if not parsed.database or parsed.database == ":memory:":
+        raise ValueError("an SQLite database to read is a file: sqlite:///path/games.db")
+    path = Path(parsed.database).expanduser().resolve()
+    return create_engine(parsed.set(database=path.as_uri(), query={"mode": "ro", "uri": "true"}))
+
+
 class Checkpointer:
     """Copies a SQLite database's write-ahead log into the database every ``interval``
     seconds, on a thread of its own, without blocking writers or readers (``PASSIVE``).
@@ -163,17 +176,20 @@ class Checkpointer:
 
 
 class Store:
-    """The database behind the server. Blocking methods run on a small thread pool."""
+    """The database behind the server. Blocking methods run on a small thread pool. With
+    ``read_only`` it only reads (``reading_engine``): a tool's look at a server's games."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, read_only: bool = False) -> None:
         self.url = url
-        self.engine = make_engine(url)
+        self.engine = reading_engine(url) if read_only else make_engine(url)
         sqlite = self.engine.dialect.name == "sqlite"
         # SQLite has one writer at a time: one thread serialises every access cleanly.
         self._executor = ThreadPoolExecutor(1 if sqlite else 4, thread_name_prefix="patchwork-db")
         database = self.engine.url.database
         self._checkpointer = (
-            Checkpointer(self.engine) if sqlite and database and database != ":memory:" else None
+            Checkpointer(self.engine)
+            if sqlite and not read_only and database and database != ":memory:"
+            else None
         )
         self._queued: list[tuple[Sequence[Write], asyncio.Future[None]]] = []
         self._flushing = False
@@ -363,6 +379,16 @@ class Store:
             row = conn.execute(select(reviews).where(reviews.c.game_id == game_id)).mappings()
             first = row.first()
         return None if first is None else ReviewData.from_row(first)
+
+    def finished(self) -> list[str]:
+        """The finished games, oldest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(games.c.id)
+                .where(games.c.status == "finished")
+                .order_by(games.c.created_at, games.c.id)
+            )
+            return [r[0] for r in rows]
 
     def unfinished(self) -> list[str]:
         with self.engine.connect() as conn:

@@ -74,10 +74,17 @@ export const api = {
   // Puzzles (docs/web.md): today's, one by number, the next, and the verdict on a move.
   dailyPuzzle: () => request("GET", "/api/puzzles/daily"),
   puzzle: (id) => request("GET", `/api/puzzles/${encodeURIComponent(id)}`),
-  nextPuzzle: (after, difficulty) => request("GET", `/api/puzzles/next?${new URLSearchParams(
-    Object.entries({ after, difficulty }).filter(([, v]) => v))}`),
+  // level "mine": signed in, the next at the player's puzzle rating.
+  nextPuzzle: (after, difficulty, level) => request("GET", `/api/puzzles/next?${new URLSearchParams(
+    Object.entries({ after, difficulty, level }).filter(([, v]) => v))}`),
   answerPuzzle: (id, move) => request("POST", `/api/puzzles/${encodeURIComponent(id)}/answer`, { move }),
-  puzzleSolution: (id) => request("GET", `/api/puzzles/${encodeURIComponent(id)}/solution`),
+  // Giving up (signed in, it counts as a wrong answer when it comes first).
+  puzzleSolution: (id) => request("POST", `/api/puzzles/${encodeURIComponent(id)}/solution`),
+  puzzleRating: () => request("GET", "/api/puzzles/rating"),
+  // The guided first game (docs/web.md): the client keeps the progress and sends it each time.
+  lesson: (progress) => request("POST", "/api/tutorial/view", { progress }),
+  tryLesson: (progress, move) => request("POST", "/api/tutorial/move", { progress, move }),
+  firstReview: (progress) => request("POST", "/api/tutorial/review", { progress }),
   recent: (limit = 10) => request("GET", `/api/games?limit=${limit}`),
   // Accounts (docs/accounts.md): the session is the HttpOnly cookie the server sets.
   me: () => request("GET", "/api/account/me"),

@@ -1,8 +1,8 @@
 // The page: loads the language, the fixed game facts and who is signed in, then shows the
 // screen the path asks for: `/` the start screen, `/play/{id}` a game (`?replay=1`: its
 // replay), the account pages (`/signin`, `/signup`, `/account`), `/lobby`, `/players/{name}`,
-// `/leaderboard`, `/me/games`, `/analysis` (the analysis board) and `/puzzles`. Links marked data-link
-// change screens without reloading.
+// `/leaderboard`, `/me/games`, `/analysis` (the analysis board), `/puzzles` and `/learn` (the
+// guided first game). Links marked data-link change screens without reloading.
 
 import { api } from "./api.js";
 import { currentAccount, onAccount, ratingText, refreshAccount, signOut } from "./account.js";
@@ -14,6 +14,7 @@ import { GameScreen } from "./game.js";
 import { ReplayScreen } from "./replay.js";
 import { AnalysisScreen } from "./analysis.js";
 import { PuzzleScreen } from "./puzzles.js";
+import { TutorialScreen } from "./tutorial.js";
 import { renderStart } from "./start.js";
 import { installDefs } from "./svg.js";
 import { hidePatchZoom } from "./circle.js";
@@ -45,6 +46,8 @@ function header() {
       // The rules in the page's language, in a new tab so a game in progress stays open.
       h("a", { class: "howto-link", href: `/howto/${document.documentElement.lang || "en"}`,
         target: "_blank", rel: "noopener", text: _("How to play") }),
+      h("a", { class: "head-link", id: "head-learn", href: "/learn", "data-link": "1",
+        text: _("Learn") }),
       h("a", { class: "head-link", id: "head-puzzles", href: "/puzzles", "data-link": "1",
         text: _("Puzzles") }),
       h("a", { class: "head-link", id: "head-analysis", href: "/analysis", "data-link": "1",
@@ -159,6 +162,12 @@ async function show() {
   if (path === "/puzzles") {
     document.title = fmt(_("{page} – Patchwork"), { page: _("Puzzle") });
     screen = new PuzzleScreen(main, ctx);
+    await screen.start();
+    return;
+  }
+  if (path === "/learn") {
+    document.title = fmt(_("{page} – Patchwork"), { page: _("Learn") });
+    screen = new TutorialScreen(main, ctx);
     await screen.start();
     return;
   }

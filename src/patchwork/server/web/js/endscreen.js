@@ -86,17 +86,11 @@ function caption(g, seat, won, name, bonus) {
     bonus ? h("span", { class: "tag bonus-tag", text: _("7×7 bonus") }) : null]);
 }
 
-export function renderEnd(screen, slot) {
-  const g = screen.store.game;
-  if (!g || g.status !== "finished" || !g.result) {
-    slot.replaceChildren();
-    return;
-  }
-  if (!slot.childElementCount) clearNotices();
+// Each score of `seats` taken apart as the engine counted it (the view's `score_parts`):
+// buttons, the 7×7 bonus, minus 2 for each empty square; the end screen's and the guided
+// first game's final count.
+export function scoreTable(g, screen, seats = [0, 1]) {
   const parts = g.score_parts;
-  // Solo: the person's score as usual; Automa's by its level's columns, in a table of its own.
-  const solo = Boolean(g.automa);
-  const seats = solo ? [0] : [0, 1];
   const rows = seats.map((seat) => {
     const p = parts[seat];
     return h("tr", { "data-seat": String(seat) }, [
@@ -111,7 +105,7 @@ export function renderEnd(screen, slot) {
       h("td", { class: "total", text: num(g.scores[seat]) }),
     ]);
   });
-  const table = h("table", { class: "score-table", id: "score-table" }, [
+  return h("table", { class: "score-table", id: "score-table" }, [
     h("caption", { text: _("How the scores add up") }),
     h("thead", {}, [h("tr", {}, [
       h("th", { scope: "col", text: _("Player") }),
@@ -122,6 +116,19 @@ export function renderEnd(screen, slot) {
     ])]),
     h("tbody", {}, rows),
   ]);
+}
+
+export function renderEnd(screen, slot) {
+  const g = screen.store.game;
+  if (!g || g.status !== "finished" || !g.result) {
+    slot.replaceChildren();
+    return;
+  }
+  if (!slot.childElementCount) clearNotices();
+  // Solo: the person's score as usual; Automa's by its level's columns, in a table of its own.
+  const solo = Boolean(g.automa);
+  const seats = solo ? [0] : [0, 1];
+  const table = scoreTable(g, screen, seats);
   const notes = [h("p", { text: termination(g, screen) })];
   if (g.result.termination === "finished" && g.scores[0] === g.scores[1] &&
       g.first_to_finish !== null) {

@@ -520,11 +520,12 @@ export class GameScreen {
     this.renderMoves();
     const ended = this.els.end.childElementCount === 0 && g.status === "finished";
     renderEnd(this, this.els.end);
+    const endTitle = ended ? this.els.end.querySelector("#end-title") : null; // (a board has none)
     this.placement.update();
     // Keyboard users should not be sent back to the top after every move: when focus was
     // lost with the elements that held it, it goes to the end title or the first patch.
     const lost = !document.activeElement || document.activeElement === document.body;
-    if (ended) this.els.end.querySelector("#end-title").focus();
+    if (endTitle) endTitle.focus();
     else if (lost && this.activeSeat() !== null && !document.querySelector("dialog[open]")) {
       const first = this.els.tray.querySelector(".offer-card:not(.inert)") ||
         this.root.querySelector("#advance");

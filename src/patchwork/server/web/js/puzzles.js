@@ -1,11 +1,15 @@
 // Puzzles (/puzzles): find the best move in a position where one is clearly best. Today's
-// puzzle by default, `?id=0042` one by number, "Next puzzle" the next of the same difficulty.
+// puzzle by default, `?id=0042` one by number, "Next puzzle" the next of the same difficulty
+// (signed in: the next at the player's level).
 // The player makes the move on the table as in a game; the server judges it, proving it again
 // with the exact endgame search (POST /api/puzzles/{id}/answer): a wrong move is answered
 // with the best play after it, a right one with the proved line, played out on the board.
+// Signed in, the first answer to a puzzle (or giving it up) moves the player's puzzle rating,
+// shown in the panel, and "Next puzzle" asks for the next at their level.
 
+import { currentAccount, ratingNum } from "./account.js";
 import { api } from "./api.js";
-import { _, digits, fmt, ngettext, num } from "./i18n.js";
+import { _, digits, fmt, ngettext, num, percent, signed } from "./i18n.js";
 import { BoardScreen } from "./board.js";
 import { h, toast, errorText, fatal, fmtNodes, notation } from "./ui.js";
 
@@ -15,6 +19,7 @@ const LINE_SHOWN = 8;
 // Theme names as a person reads them (the server sends the ids).
 const THEMES = {
   endgame: () => _("endgame"),
+  middlegame: () => _("middle game"),
   bonus: () => _("the 7×7 bonus"),
   timing: () => _("timing"),
   packing: () => _("packing"),
@@ -38,6 +43,7 @@ export class PuzzleScreen extends BoardScreen {
     super(root, ctx);
     this.verdict = null;
     this.tries = 0;
+    this.rated = null; // the player's puzzle rating after their answers here: {rating, change}
   }
 
   async start() {
@@ -46,13 +52,21 @@ export class PuzzleScreen extends BoardScreen {
     try {
       const id = q.get("id");
       this.puzzle = id ? await api.puzzle(id) : q.get("after")
-        ? await api.nextPuzzle(q.get("after"), q.get("difficulty"))
+        ? await api.nextPuzzle(q.get("after"), q.get("difficulty"), q.get("level"))
         : await api.dailyPuzzle();
       // From the game's start, so that the patches show as they were sewn on.
       this.first = await api.board({ position: this.puzzle.start, moves: this.puzzle.before });
     } catch (err) {
       fatal(this.root, _("The puzzle could not be loaded"), errorText(err));
       return;
+    }
+    if (currentAccount()) {
+      // Signed in, the panel shows the player's puzzle rating from the start.
+      try {
+        this.rated = { rating: (await api.puzzleRating()).rating, change: undefined };
+      } catch {
+        this.rated = null; // the puzzle can still be solved: the answer brings the rating
+      }
     }
     history.replaceState(null, "", `/puzzles?id=${this.puzzle.id}`);
     this.layout();
@@ -76,6 +90,7 @@ export class PuzzleScreen extends BoardScreen {
     this.busy = false;
     this.tries += 1;
     this.verdict = verdict;
+    this.noteRating(verdict);
     this.placement.cancel(false);
     if (verdict.right) {
       const done = solvedIds();
@@ -96,19 +111,54 @@ export class PuzzleScreen extends BoardScreen {
     return Boolean(this.verdict && this.verdict.right);
   }
 
+  solvedOrGivenUp() {
+    return this.solved() || Boolean(this.verdict && this.verdict.gaveUp);
+  }
+
   // Once solved (or given up) the table is for looking at: no more moves to make.
   activeSeat() {
-    return this.solved() || (this.verdict && this.verdict.gaveUp) ? null : super.activeSeat();
+    return this.solvedOrGivenUp() ? null : super.activeSeat();
   }
 
   async showSolution() {
     try {
       const s = await api.puzzleSolution(this.puzzle.id);
       this.verdict = { right: false, gaveUp: true, solution: s };
+      this.noteRating(s);
       this.render();
     } catch (err) {
       toast(errorText(err), "error");
     }
+  }
+
+  // The rating an answer left (null for a guest); the change of the one that counted stays shown.
+  noteRating(answer) {
+    if (answer.rating === null || answer.rating === undefined) return;
+    if (answer.rating_change !== null || !this.rated || this.rated.change === undefined) {
+      this.rated = { rating: answer.rating, change: answer.rating_change };
+    }
+  }
+
+  ratingNode() {
+    const r = this.rated;
+    if (!r) return null;
+    const attrs = { class: "small puzzle-rating", id: "puzzle-rating",
+      "data-rating": String(Math.round(r.rating)) };
+    if (r.change === undefined) {
+      return h("p", { ...attrs, text: fmt(_("Your puzzle rating: {rating}"), { rating: ratingNum(r.rating) }) });
+    }
+    if (r.change === null) {
+      return h("p", { ...attrs, text: fmt(_("Your puzzle rating: {rating} (only a puzzle's first answer counts)"),
+        { rating: ratingNum(r.rating) }) });
+    }
+    // The change as the figures shown differ (1500 → 1512 reads +12, whatever the decimals).
+    const change = Math.round(r.rating) - Math.round(r.rating - r.change);
+    attrs["data-rating-change"] = String(change);
+    return h("p", attrs, fmtNodes(_("Your puzzle rating: {rating} ({change})"), {
+      rating: h("strong", { text: ratingNum(r.rating) }),
+      change: h("span", { class: "rating-change" + (change > 0 ? " up" : change < 0 ? " down" : ""),
+        dir: "ltr", text: signed(change) }),
+    }));
   }
 
   // Solved, the bar names the puzzle (the position after the answer is not a task).
@@ -119,7 +169,7 @@ export class PuzzleScreen extends BoardScreen {
   renderBar() {
     const g = this.store.game;
     const buttons = [];
-    if (!this.solved() && g.status === "active" && g.advance && g.pending_specials === 0) {
+    if (!this.solvedOrGivenUp() && g.status === "active" && g.advance && g.pending_specials === 0) {
       buttons.push(h("button", { type: "button", class: "primary", id: "advance",
         onclick: () => this.sendMove("A") }, [_("Advance")]));
     }
@@ -139,15 +189,16 @@ export class PuzzleScreen extends BoardScreen {
       solvedIds().has(p.id) && !this.solved() ? h("span", { class: "tag", text: _("solved before") }) : null,
       h("p", { class: "puzzle-task", text: fmt(_("Find the best move for {name}."), { name }) }),
     ];
-    body.push(...this.verdictNodes());
+    body.push(...this.verdictNodes(), this.ratingNode());
     const actions = [];
-    if (!this.solved() && !(this.verdict && this.verdict.gaveUp)) {
+    if (!this.solvedOrGivenUp()) {
       actions.push(h("button", { type: "button", id: "puzzle-solution", onclick: () => this.showSolution() },
         [_("Show the solution")]));
     }
+    const next = currentAccount() ? { level: "mine" } : { difficulty: p.difficulty };
     actions.push(h("a", { class: "button primary", id: "puzzle-next", "data-link": "1",
-      href: `/puzzles?after=${p.id}&difficulty=${p.difficulty}` }, [_("Next puzzle")]));
-    if (this.solved() || (this.verdict && this.verdict.gaveUp)) {
+      href: `/puzzles?${new URLSearchParams({ after: p.id, ...next })}` }, [_("Next puzzle")]));
+    if (this.solvedOrGivenUp()) {
       actions.push(h("a", { class: "button", id: "puzzle-analyse", "data-link": "1",
         href: `/analysis?${new URLSearchParams({ position: p.position })}` }, [_("Analyse this position")]));
     }
@@ -166,6 +217,7 @@ export class PuzzleScreen extends BoardScreen {
           [i ? ", " : "", notation(m)])) })]),
       h("p", { class: "small" }, fmtNodes(_("The line: {line}"), { line: h("code", { dir: "ltr", text: line(s.line) }) }))];
     }
+    if (v.search) return this.searchedNodes(v);
     const proof = v.proof;
     let head;
     if (v.right) {
@@ -196,12 +248,43 @@ export class PuzzleScreen extends BoardScreen {
     return out;
   }
 
+  // A puzzle proved by search: the figures its search gave the move (nothing is searched again).
+  searchedNodes(v) {
+    const s = v.search;
+    const chance = (e) => percent(e.win_probability);
+    let head;
+    if (!s.estimate) {
+      head = [_("The right patch, but not there: the searcher sews it on elsewhere.")];
+    } else if (v.right) {
+      head = fmtNodes(_("Right: the searcher gives {move} {win} and {margin}, every other move at most {rival_win} and {rival_margin}."),
+        { move: notation(v.move), win: chance(s.estimate), margin: signed(s.estimate.margin),
+          rival_win: chance(s.rival), rival_margin: signed(s.rival.margin) });
+    } else {
+      const text = s.tried
+        ? _("Not this one: the searcher gives {move} {win} and {margin}, where the best move has {best_win} and {best_margin}.")
+        : _("Not this one: the searcher gives patch {patch} at most {win} and {margin}, where the best move has {best_win} and {best_margin}.");
+      head = fmtNodes(text, { move: notation(v.move), patch: num(Number.parseInt(v.move, 10)),
+        win: chance(s.estimate), margin: signed(s.estimate.margin),
+        best_win: chance(s.best), best_margin: signed(s.best.margin) });
+    }
+    const out = [h("p", { class: `verdict ${v.right ? "right" : "wrong"}`, id: "puzzle-verdict" }, head),
+      h("p", { class: "small muted", id: "puzzle-search", text: fmt(_("Win chance and expected final margin: a search of {iterations} iterations after each move."),
+        { iterations: num(s.iterations) }) })];
+    if (s.line.length > 1) {
+      const rest = h("code", { dir: "ltr", id: "puzzle-line", text: line(s.line.slice(1)) });
+      out.push(h("p", { class: "small" }, fmtNodes(_("The line: {line}"), { line: rest })));
+    }
+    if (!v.right) out.push(h("p", { class: "small muted", text: _("Try another move, or show the solution.") }));
+    return out;
+  }
+
   render() {
     super.render();
     // A wrong answer's squares on the mover's quilt, as a review shows a move played.
     const v = this.verdict;
-    if (v && !v.right && !v.gaveUp && v.proof.squares.length) {
-      this.quilts[this.puzzle.to_move].showOverlay(v.proof.squares, "played");
+    const squares = v && !v.gaveUp ? (v.search || v.proof).squares : [];
+    if (v && !v.right && squares.length) {
+      this.quilts[this.puzzle.to_move].showOverlay(squares, "played");
     }
     document.title = fmt(_("{page} – Patchwork"), { page: _("Puzzle") });
   }

@@ -8,6 +8,7 @@ import { h, toast, errorText } from "./ui.js";
 import { levelLine, levelName } from "./automa.js";
 import { currentAccount, ratingText } from "./account.js";
 import { aiName, storedName } from "./names.js";
+import { lessonsUnderWay } from "./tutorial.js";
 
 function radioGroup(name, legend, options, checked) {
   return h("fieldset", { class: `choice ${name}` }, [
@@ -211,6 +212,16 @@ export function renderStart(root, { meta, navigate }) {
     ]),
     h("a", { class: "button primary", id: "lobby-link", href: "/lobby", "data-link": "1", text: _("Go to the lobby") }),
   ]);
-  root.replaceChildren(h("div", { class: "start" }, [intro, form, lobby, recent]));
+  // Newcomers: the guided first game (/learn), or back to the lessons begun.
+  const going = lessonsUnderWay();
+  const learn = h("section", { class: "card learn-card", "aria-labelledby": "learn-card-title" }, [
+    h("div", {}, [
+      h("h2", { id: "learn-card-title", text: _("New to Patchwork?") }),
+      h("p", { class: "muted", text: _("Learn in a guided first game against a gentle opponent: each rule shown on the table, one step at a time.") }),
+    ]),
+    h("a", { class: "button primary", id: "learn-link", href: "/learn", "data-link": "1",
+      text: going ? _("Go on with the lessons") : _("Start the lessons") }),
+  ]);
+  root.replaceChildren(h("div", { class: "start" }, [intro, learn, form, lobby, recent]));
   form.querySelector('[name="mode"]:checked').focus({ preventScroll: true });
 }
