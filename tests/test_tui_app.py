@@ -156,9 +156,14 @@ async def special_with_keys(pilot: Pilot[None], app: PatchworkApp, move: pw.Plac
 
 
 async def advance_with_keys(pilot: Pilot[None], app: PatchworkApp) -> None:
+    """``a``, then Enter where the table asks first (a person's first games; never the lessons)."""
+    table = app.screen
+    assert isinstance(table, GameScreen)
+    asks = table.asks_before_advancing()
     await pilot.press("a")
-    assert isinstance(app.screen, ConfirmScreen)
-    await pilot.press("enter")
+    assert isinstance(app.screen, ConfirmScreen) == asks
+    if asks:
+        await pilot.press("enter")
 
 
 async def human_move(pilot: Pilot[None], app: PatchworkApp, move: pw.Move) -> None:

@@ -501,6 +501,10 @@ class GameScreen(Screen[None]):
             return
         self._played(move, p)
 
+    def asks_before_advancing(self) -> bool:
+        """Whether advancing asks first (a person's first games, unless they chose)."""
+        return self.host.preferences.asks_before_advancing
+
     def action_advance(self) -> None:
         if not self._ready():
             return
@@ -513,7 +517,7 @@ class GameScreen(Screen[None]):
         version, p = s.version, s.player
         assert p is not None
 
-        if not self.host.preferences.asks_before_advancing:
+        if not self.asks_before_advancing():
             self._advance(p)
             return
 

@@ -195,6 +195,9 @@ class TutorialScreen(GameScreen):
 
     # -- keys that mean something else in the lessons -------------------------------------
 
+    def asks_before_advancing(self) -> bool:
+        return False  # the lesson refuses an advance it does not ask for (as in the browser)
+
     def action_hint(self) -> None:
         """``h``: the lesson again (the AI's hint would not know what the lesson asks)."""
         self.app.push_screen(LessonScreen(self.session.progress))
