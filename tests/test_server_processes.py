@@ -24,8 +24,10 @@ def _tree(server: ServerProcess) -> dict[int, str]:
 
 
 def _with_search_pool(server: ServerProcess) -> dict[int, str]:
-    """The server's processes, once they include a searcher's pool (level 5 has one)."""
-    deadline = time.monotonic() + 20
+    """The server's processes, once they include a searcher's pool (level 5 has one). A new
+    AI worker loads the compiled engine first: on a loaded two-core machine (the suite runs
+    on two processes) that took over 20 s once, so the wait is generous."""
+    deadline = time.monotonic() + 60
     while True:
         tree = _tree(server)
         if any("spawn_main" in cmd for cmd in tree.values()) or time.monotonic() > deadline:

@@ -39,26 +39,30 @@ class LineReader:
         self._thread.start()
 
     def _pump(self, stream: IO[bytes]) -> None:
-        # Each line is stamped with the time of the read that completed it: lines written
-        # together arrive together, however late this thread gets to split them (a second
-        # line of one answer must not look as if it came after the next input was sent).
-        pending = b""
+        # Each line is stamped with the time its first byte arrived: a second line written
+        # with an answer counts as written before the next input however the writes fall
+        # (print() may write "SKIP\nSKIP" and "\n" apart) and however late this thread reads.
+        pending, began = b"", 0.0
         try:
             while True:
                 chunk = stream.read1(self._max)  # type: ignore[attr-defined]
                 if not chunk:
                     break
                 now = time.monotonic()
-                *lines, pending = (pending + chunk).split(b"\n")
+                if not pending:
+                    began = now
+                *lines, rest = (pending + chunk).split(b"\n")
                 for raw in lines:
-                    self._put(now, raw)
+                    self._put(began, raw)
+                    began = now  # the next line began in this chunk
+                pending = rest
                 while len(pending) > self._max:  # a line over the limit comes in pieces
-                    self._put(now, pending[: self._max])
-                    pending = pending[self._max :]
+                    self._put(began, pending[: self._max])
+                    pending, began = pending[self._max :], now
         except (OSError, ValueError):
             pass  # the pipe was closed under us: that is an end of file too
         if pending:
-            self._put(time.monotonic(), pending)
+            self._put(began, pending)
         self._queue.put((time.monotonic(), _EOF))
 
     def _put(self, arrived: float, raw: bytes) -> None:
