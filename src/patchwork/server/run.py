@@ -16,6 +16,17 @@ from .http.slowclients import with_header_timeout
 DEFAULTS = Settings()
 
 
+def _offer_seconds(text: str) -> float:
+    """``--bot-offer-after``: a number of seconds from 1 to 600."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = 0.0
+    if not 1 <= seconds <= 600:
+        raise argparse.ArgumentTypeError(_("give 1 to 600 seconds"))
+    return seconds
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         formatter_class=HelpFormatter,
@@ -83,6 +94,13 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         default=DEFAULTS.seeks_per_minute,
         help=_("lobby seeks a client may make a minute, after 10 at once (20; 0: no limit)"),
+    )
+    p.add_argument(
+        "--bot-offer-after",
+        type=_offer_seconds,
+        default=DEFAULTS.bot_offer_after,
+        metavar="S",
+        help=_("seconds Play someone now waits for a person before it offers a bot (20)"),
     )
     p.add_argument(
         "--ws-rate",
@@ -186,6 +204,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         review_iterations=args.review_iterations,
         review_burst=args.review_burst,
         seeks_per_minute=args.seeks_per_minute,
+        bot_offer_after=args.bot_offer_after,
         ws_rate=args.ws_rate,
         ws_burst=args.ws_burst,
         http_rate=args.http_rate,

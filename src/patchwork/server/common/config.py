@@ -27,6 +27,9 @@ class Settings:
     # Lobby seeks (quick pairings too) one client address may make a minute, after a burst
     # of 10 (0: no limit): each one is news to every lobby client.
     seeks_per_minute: float = 20.0
+    # "Play someone now" waits this many seconds for a person, then offers the AI level
+    # nearest the player's rating (the player chooses).
+    bot_offer_after: float = 20.0
     # How long a dropped player of an online game has to come back before the opponent may
     # claim the game.
     grace_seconds: float = 60.0

@@ -24,6 +24,12 @@ def seat_name(seat: int) -> str:
     return f"Player {seat + 1}"
 
 
+def ai_name(level: int) -> str:
+    """The AI's name at ``level``: "AI level 3" (stored in English, as Player 1; the web
+    client says it in the page's language)."""
+    return f"AI level {level}"
+
+
 AUTOMA_NAME = "Automa"  # a name, the same in every language (as the terminal app's)
 
 
@@ -114,7 +120,7 @@ def new_game_data(req: CreateGame, user: UserData | None = None) -> NewGame:
         tokens[other] = None
         if req.mode == "ai":
             kinds[other] = "ai"
-            names[other] = f"AI level {req.level}"
+            names[other] = ai_name(req.level)
         elif req.mode == "solo":  # the engine plays Automa's turns: no token, no worker
             kinds[other] = "automa"
             names[other] = AUTOMA_NAME
@@ -236,7 +242,7 @@ def played_elsewhere_data(start: State, level: int, user: UserData | None) -> Ga
         seat0_kind="human",
         seat1_kind="ai",
         seat0_name=seat_name(0) if user is None else user.name,
-        seat1_name=f"AI level {level}",
+        seat1_name=ai_name(level),
         seat0_user=None if user is None else user.id,
         ai_level=level,
     )

@@ -1,10 +1,10 @@
 """The lobby's websocket: ``/ws/lobby`` (docs/server.md "Lobby").
 
-The client opens with ``hello``; it hears ``welcome`` (who it is, the open seeks), then
-``seeks`` after every change and ``paired`` when a game starts for it. Each request is
-checked as the game websocket checks its own (size, rate, JSON, shape) before the lobby
-looks at it; a bad one gets an ``error`` and changes nothing. Who asks is the handshake's
-account (``auth.signed_in``), or a guest.
+The client opens with ``hello``; it hears ``welcome`` (who it is, the open seeks, the bots),
+then ``seeks_changed`` after every change and ``paired`` when a game starts for it
+(``bot_game`` when it plays a bot). Each request is checked as the game websocket checks
+its own (size, rate, JSON, shape) before the lobby looks at it; a bad one gets an ``error``
+and changes nothing. Who asks is the handshake's account (``auth.signed_in``), or a guest.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from ..lobby.messages import (
     LobbyAck,
     LobbyHelloMsg,
     LobbyMessage,
+    PlayBotMsg,
     QuickMsg,
     SeekMsg,
     SeekRefMsg,
@@ -104,6 +105,8 @@ async def _dispatch(lobby: Lobby, client: LobbyClient, msg: Any, ref: Any) -> Lo
         raise ServerError("invalid_message", N_("hello is sent once, first"))
     if isinstance(msg, SeekMsg):
         return LobbyAck(of="seek", seek_id=await lobby.seek(client, msg), ref=ref)
+    if isinstance(msg, PlayBotMsg):
+        return (await lobby.play_bot(client, msg)).model_copy(update={"ref": ref})
     if isinstance(msg, QuickMsg):
         return LobbyAck(of="quick", seek_id=await lobby.quick(client, msg.rated), ref=ref)
     if isinstance(msg, SeekRefMsg):

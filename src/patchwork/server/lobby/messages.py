@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
+from ...ai.levels import LEVELS
 from ..games.messages import ErrorMessage, Pong
 from ..games.requests import ClockIn, Seat
 
@@ -71,12 +72,21 @@ class QuickMsg(_Msg):
     rated: bool = False
 
 
+class PlayBotMsg(_Msg):
+    """Play an AI level now (your open seeks and quick pairing are withdrawn): rated if you
+    ask and the rules for rating games against the AI allow it, else casual."""
+
+    type: Literal["play_bot"]
+    level: int = Field(ge=min(LEVELS), le=max(LEVELS), description="the AI level, 1-5")
+    rated: bool = True
+
+
 class LobbyPingMsg(_Msg):
     type: Literal["ping"]
 
 
 LobbyClientMessage = Annotated[
-    LobbyHelloMsg | SeekMsg | SeekRefMsg | QuickMsg | LobbyPingMsg,
+    LobbyHelloMsg | SeekMsg | SeekRefMsg | QuickMsg | PlayBotMsg | LobbyPingMsg,
     Field(discriminator="type"),
 ]
 lobby_client_messages: TypeAdapter[Any] = TypeAdapter(LobbyClientMessage)
@@ -100,20 +110,35 @@ class SeekView(BaseModel):
     mine: bool = Field(description="made on this connection")
 
 
+class BotView(BaseModel):
+    """An AI level as every lobby lists it: always there, and ready at once."""
+
+    level: int
+    name: str = Field(description='"AI level 3", as its seat is named (English)')
+    rating: int = Field(description="its fixed rating")
+    description: str = Field(description="how it plays (English: clients translate it)")
+    rated: bool = Field(description="a game against it would count for your rating now")
+
+
 class You(BaseModel):
     name: str = Field(description="the account's name, or the guest name given for now")
     rating: int | None = Field(description="null: a guest")
     provisional: bool = Field(description="the rating is not sure yet (shown with ?)")
     signed_in: bool
+    nearest_bot: int = Field(description="the AI level whose rating is nearest yours")
 
 
 class LobbyWelcome(BaseModel):
-    """The answer to ``hello``: who you are here, and the open seeks."""
+    """The answer to ``hello``: who you are here, the open seeks and the bots."""
 
     type: Literal["welcome"] = "welcome"
     you: You
     seeks: list[SeekView]
     quick: str | None = Field(default=None, description="your quick pairing's id, waiting")
+    bots: list[BotView] = Field(description="the AI levels, always listed")
+    bot_offer_after: float = Field(
+        description="seconds quick pairing waits for a person before offering nearest_bot"
+    )
     server_time: float
 
 
@@ -144,6 +169,21 @@ class PairedMessage(BaseModel):
     ws_url: str
 
 
+class BotGame(BaseModel):
+    """The answer to ``play_bot``: your game against that AI level has started; play it at
+    ``ws_url`` with ``token``."""
+
+    type: Literal["bot_game"] = "bot_game"
+    game_id: str
+    seat: Seat
+    token: str = Field(description="your seat's secret (an account also plays its seat)")
+    level: int
+    rated: bool
+    watch_url: str
+    ws_url: str
+    ref: Ref = None
+
+
 class LobbyAck(BaseModel):
     type: Literal["ack"] = "ack"
     of: Literal["seek", "cancel", "accept", "quick"]
@@ -152,7 +192,9 @@ class LobbyAck(BaseModel):
     ref: Ref = None
 
 
-LobbyMessage = LobbyWelcome | SeeksChanged | PairedMessage | LobbyAck | ErrorMessage | Pong
+LobbyMessage = (
+    LobbyWelcome | SeeksChanged | PairedMessage | BotGame | LobbyAck | ErrorMessage | Pong
+)
 LobbyServerMessage = Annotated[LobbyMessage, Field(discriminator="type")]
 lobby_server_messages: TypeAdapter[Any] = TypeAdapter(LobbyServerMessage)
 

@@ -27,7 +27,7 @@ import logging
 import secrets
 import time
 from collections.abc import Coroutine
-from typing import Any
+from typing import Any, Literal
 
 from redis.exceptions import RedisError
 
@@ -40,14 +40,18 @@ from ..games.creation import PairedPlayer, new_id, paired_game_data
 from ..games.live import rules_of
 from ..games.requests import ClockIn
 from ..games.service import GameService
-from ..ratings.rating import provisional
-from ..storage.models import utcnow
+from ..ratings.rating import nearest_level, provisional
+from ..storage.models import UserData, utcnow
 from ..storage.store import ClaimSeek, StaleWrite
+from . import refusals
+from .bots import bot_views, play_bot
 from .clients import LobbyClient
 from .messages import (
     RATING_LIMIT,
+    BotGame,
     LobbyWelcome,
     PairedMessage,
+    PlayBotMsg,
     SeekMsg,
     SeekRules,
     SeeksChanged,
@@ -57,7 +61,7 @@ from .messages import (
 from .pairing import GUEST_RATING, quick_partner
 from .store import (
     SeekRow,
-    current_rating,
+    current_user,
     delete_ids,
     delete_open,
     delete_open_not_of,
@@ -152,18 +156,21 @@ class Lobby:
     async def join(self, client: LobbyClient) -> None:
         """A connection said hello: greet it with who it is and the open seeks."""
         rows = await self._db(read_seeks, utcnow())
-        rating, rd = await self.rating_of(client)
+        user = await self.current_user(client)
         self.clients.add(client)
         views = [r.view() for r in rows if r.open and not r.quick]
         client.send(
             LobbyWelcome(
                 you=You(
                     name=client.name,
-                    rating=None if rating is None else round(rating),
-                    provisional=rd is not None and provisional(rd),
+                    rating=None if user is None else round(user.rating),
+                    provisional=user is not None and provisional(user.rd),
                     signed_in=client.user is not None,
+                    nearest_bot=nearest_level(GUEST_RATING if user is None else user.rating),
                 ),
                 seeks=views,
+                bots=bot_views(user),
+                bot_offer_after=self.svc.settings.bot_offer_after,
                 server_time=round(time.time(), 3),
             )
         )
@@ -183,16 +190,20 @@ class Lobby:
                 await self._db(delete_open, ids)
             self.changed()
 
+    async def current_user(self, client: LobbyClient) -> UserData | None:
+        """The client's account as it is now (None: a guest)."""
+        return None if client.user is None else await self._db(current_user, client.user.id)
+
     async def rating_of(self, client: LobbyClient) -> tuple[float | None, float | None]:
         """The client's rating and deviation now (None, None: a guest)."""
-        found = None if client.user is None else await self._db(current_rating, client.user.id)
-        return (None, None) if found is None else found
+        user = await self.current_user(client)
+        return (None, None) if user is None else (user.rating, user.rd)
 
     # -- requests ---------------------------------------------------------------------------
 
     async def seek(self, client: LobbyClient, msg: SeekMsg) -> str:
         if msg.rated and client.user is None:
-            raise _account_required()
+            raise refusals.account_required()
         if sum(s != client.quick for s in client.seeks) >= MAX_SEEKS:
             raise ServerError(
                 "too_many_seeks",
@@ -205,7 +216,7 @@ class Lobby:
 
     async def quick(self, client: LobbyClient, rated: bool) -> str:
         if rated and client.user is None:
-            raise _account_required()
+            raise refusals.account_required()
         if client.quick is not None:
             return client.quick  # already waiting
         rating = await self.rating_of(client)
@@ -214,6 +225,29 @@ class Lobby:
         with contextlib.suppress(ServerError):  # the ticker tries again
             await self._pair_quick(client)
         return seek_id
+
+    async def play_bot(self, client: LobbyClient, msg: PlayBotMsg) -> BotGame:
+        """Start the client's game against an AI level; it is no longer waiting for a person,
+        so its seeks and quick pairing are withdrawn first."""
+        await self._may(client, "bots")
+        await self._withdraw_all(client)
+        user = await self.current_user(client)
+        return await play_bot(self.svc, msg.level, msg.rated, user, client.name)
+
+    async def _withdraw_all(self, client: LobbyClient) -> None:
+        """Withdraw the client's open seeks; ServerError ``seek_taken`` if one became a game
+        meanwhile (its ``paired`` follows)."""
+        taken = False
+        for seek_id in list(client.seeks):
+            if not await self._db(delete_open, [seek_id]):  # taken, or gone by itself
+                row: SeekRow | None = await self._db(read_seek, seek_id, utcnow())
+                if row is not None and not row.open:
+                    taken = True
+                    continue
+            client.forget(seek_id)
+            self.changed()
+        if taken:
+            raise refusals.accepted_already()
 
     async def _insert(
         self,
@@ -225,7 +259,7 @@ class Lobby:
         quick: bool,
         msg: SeekMsg | None,
     ) -> str:
-        await self._may_seek(client)
+        await self._may(client, "seeks")
         secret = secrets.token_urlsafe(24)
         now = utcnow()
         seek_id = new_id()
@@ -261,14 +295,13 @@ class Lobby:
         self.changed()
         return seek_id
 
-    async def _may_seek(self, client: LobbyClient) -> None:
+    async def _may(self, client: LobbyClient, what: Literal["seeks", "bots"]) -> None:
         """ServerError ``rate_limited`` once the client's address has made its share of seeks
-        for now: every seek made or cancelled is news to every lobby client."""
-        wait = await self._seeks_made.wait(f"lobby seeks {client.address}")
+        (every seek made or cancelled is news to every lobby client), or started its share
+        of games against bots (each keeps an AI busy), for now."""
+        wait = await self._seeks_made.wait(f"lobby {what} {client.address}")
         if wait is not None:
-            raise too_soon(
-                N_("too many seeks from your address; try again in {seconds:.0f} s"), wait
-            )
+            raise too_soon(refusals.TOO_MANY[what], wait)
 
     async def cancel(self, client: LobbyClient, seek_id: str) -> None:
         if seek_id not in client.seeks:
@@ -276,9 +309,7 @@ class Lobby:
                 "seek_not_found", N_("you have no open seek {seek_id!r}"), {"seek_id": seek_id}
             )
         if not await self._db(delete_open, [seek_id]):
-            raise ServerError(
-                "seek_taken", N_("that seek was accepted already: its game is starting")
-            )
+            raise refusals.accepted_already()
         client.forget(seek_id)
         self.changed()
 
@@ -286,22 +317,22 @@ class Lobby:
         """Start the game of someone's seek; the game's id. The acceptor hears ``paired`` at
         once; the creator when its process reads the seek's game."""
         if seek_id in client.seeks:
-            raise _own_seek()
+            raise refusals.own_seek()
         now = utcnow()
         row: SeekRow | None = await self._db(read_seek, seek_id, now)
         if row is None or row.quick:
-            raise _no_seek(seek_id)
+            raise refusals.no_seek(seek_id)
         if not row.open:
-            raise _taken()
+            raise refusals.taken()
         if row.user_id is not None and row.user_id == client.user_id:
-            raise _own_seek()
+            raise refusals.own_seek()
         if row.rated and client.user is None:
-            raise _account_required()
+            raise refusals.account_required()
         if not await self._maker_here(row):  # its connection or its process is gone
             with contextlib.suppress(ServerError):
                 await self._db(delete_open, [seek_id])
             self.changed()
-            raise _no_seek(seek_id)
+            raise refusals.no_seek(seek_id)
         rating, _ = await self.rating_of(client)
         mine = GUEST_RATING if rating is None else rating
         if (row.rating_min is not None and mine < row.rating_min) or (
@@ -325,7 +356,7 @@ class Lobby:
             await self.svc.create_paired(data, [claim])
         except StaleWrite:
             again = await self._db(read_seek, seek_id, utcnow())
-            raise (_no_seek(seek_id) if again is None else _taken()) from None
+            raise (refusals.no_seek(seek_id) if again is None else refusals.taken()) from None
         client.send(_paired(data.id, 1 - creator_seat, token, seek_id, row.name, row.rated))
         self.changed()  # the creator's process reads the seek's game and tells it
         return data.id
@@ -514,23 +545,3 @@ def _paired(
         watch_url=paths["watch_url"],
         ws_url=paths["ws_url"],
     )
-
-
-def _account_required() -> ServerError:
-    return ServerError("account_required", N_("rated games need an account: sign in first"))
-
-
-def _own_seek() -> ServerError:
-    return ServerError("own_seek", N_("that is your own seek: wait for someone to accept it"))
-
-
-def _no_seek(seek_id: str) -> ServerError:
-    return ServerError(
-        "seek_not_found",
-        N_("there is no open seek {seek_id!r} (withdrawn, or its player left)"),
-        {"seek_id": seek_id},
-    )
-
-
-def _taken() -> ServerError:
-    return ServerError("seek_taken", N_("someone else accepted that seek first"))

@@ -13,7 +13,7 @@ from sqlalchemy import Engine, delete, insert, select, update
 from ..games.creation import PairedPlayer
 from ..games.requests import ClockIn
 from ..ratings.rating import provisional
-from ..storage.models import as_utc, games, seeks, users
+from ..storage.models import UserData, as_utc, games, seeks, users
 from .messages import SeekRules, SeekView
 
 MAX_ROWS = 2000  # the most seeks read at once
@@ -152,9 +152,9 @@ def renew(engine: Engine, ids: list[str], now: dt.datetime, until: dt.datetime) 
     return int(result.rowcount)
 
 
-def current_rating(engine: Engine, user_id: str) -> tuple[float, float] | None:
-    """An account's rating and deviation now (they change with every rated game); None: no
-    such account."""
+def current_user(engine: Engine, user_id: str) -> UserData | None:
+    """An account as it is now (its rating changes with every rated game); None: no such
+    account."""
     with engine.connect() as conn:
-        row = conn.execute(select(users.c.rating, users.c.rd).where(users.c.id == user_id)).first()
-    return None if row is None else (float(row[0]), float(row[1]))
+        row = conn.execute(select(users).where(users.c.id == user_id)).mappings().first()
+    return None if row is None else UserData.from_row(row)

@@ -76,6 +76,18 @@ def ai_rating(level: int) -> Rating:
     return Rating(LEVEL_RATINGS[level], AI_RD, AI_VOLATILITY)
 
 
+def nearest_level(rating: float) -> int:
+    """The AI level whose fixed rating is nearest ``rating`` (the lower one on a tie): the
+    bot the lobby offers a player nobody has come for."""
+    return min(LEVEL_RATINGS, key=lambda n: (abs(LEVEL_RATINGS[n] - rating), n))
+
+
+def ai_game_counts(user: UserData) -> bool:
+    """Whether a rated game against the AI changes ``user``'s rating: only while they have
+    played no rated game against people (the AI can't be farmed afterwards)."""
+    return user.people_games == 0
+
+
 def provisional(rd: float) -> bool:
     return rd > PROVISIONAL_RD
 
@@ -136,7 +148,7 @@ def changes(data: GameData, accounts: Mapping[str, UserData]) -> list[SeatChange
         against_people = False
         if data.kind(other) == "ai" and data.ai_level in LEVEL_RATINGS:
             opponent = ai_rating(data.ai_level)
-            counted = user.people_games == 0
+            counted = ai_game_counts(user)
         elif opponent_user is not None and opponent_user.id != user.id:
             opponent = rating_of(opponent_user)
             counted = against_people = True

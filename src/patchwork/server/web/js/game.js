@@ -21,6 +21,7 @@ import { AUTOMA, automaPanel, turnLines, turnShort, turnsCompact } from "./autom
 import { ratingText, refreshAccount } from "./account.js";
 import { icon } from "./icons.js";
 import { installPatchZoom } from "./circle.js";
+import { Notifier } from "./notify.js";
 
 export { touchScreen };
 
@@ -45,6 +46,7 @@ export class GameScreen {
     this.clockOffset = 0;
     this.busy = false;
     this.quilts = [new QuiltView(""), new QuiltView("")];
+    this.notifier = new Notifier();
     this.placement = new Placement({
       game: () => this.store.game,
       activeSeat: () => this.activeSeat(),
@@ -69,6 +71,7 @@ export class GameScreen {
     window.removeEventListener("online", this.onOnline);
     if (this.onDocumentClick) document.removeEventListener("click", this.onDocumentClick);
     this.placement.destroy();
+    this.notifier.destroy();
     if (this.socket) this.socket.close();
   }
 
@@ -343,6 +346,10 @@ export class GameScreen {
         game.mode !== "local") {
       announce(_("Your turn."));
     }
+    // Its sound, and your turn or the end told to a player away from the page.
+    const theirs = fresh.filter((e) => !this.seats.includes(e.seat)).pop();
+    this.notifier.changed(game, previous, this.seats, theirs ? this.moveWords(theirs) : "",
+      this.resultHeadline(game));
   }
 
   // A move in plain words, from the facts the server gives with it (`outcome`).
@@ -505,7 +512,7 @@ export class GameScreen {
     this.root.dataset.version = String(g.version);
     this.root.dataset.status = g.status;
     const title = _("Patchwork");
-    document.title = `${title} – ${this.plainName(0)} : ${this.plainName(1)}`;
+    this.notifier.title(`${title} – ${this.plainName(0)} : ${this.plainName(1)}`);
     this.renderBar();
     this.renderInvite();
     this.renderPlayers();
@@ -571,8 +578,8 @@ export class GameScreen {
     if (mine && g.status === "active") {
       buttons.push(h("button", { type: "button", id: "resign", class: "quiet",
         onclick: () => this.resign() }, [_("Resign")]));
-      buttons.push(this.settingsMenu());
     }
+    if (mine && g.status !== "finished") buttons.push(this.settingsMenu());
     const claimable = this.presence && g.mode === "online" && g.status === "active" && mine &&
       this.presence.seats.some((s) => !this.seats.includes(s.seat) && s.claimable);
     if (claimable) {
@@ -593,7 +600,7 @@ export class GameScreen {
   }
 
   // The game's settings: a menu behind a button of the turn bar, kept across updates (so it
-  // stays open while the game goes on). For now: whether advancing asks first.
+  // stays open while the game goes on): whether advancing asks first, sounds, notifications.
   settingsMenu() {
     if (!this.els.settings) {
       const ask = h("input", { type: "checkbox", id: "ask-advance" });
@@ -603,6 +610,7 @@ export class GameScreen {
           [icon("gear")]),
         h("div", { class: "settings-panel" }, [
           h("label", { class: "check" }, [ask, h("span", { text: _("Ask before advancing") })]),
+          ...this.notifier.switches(this.store.game, this.seats),
         ]),
       ]);
       menu.addEventListener("toggle", () => {

@@ -1,6 +1,6 @@
 // Every icon of the page drawn as SVG, so none depends on a glyph a font may lack: the
 // patch figures (cost, time, income), the replay's steps, the notices' marks and the game's
-// settings.
+// settings (the cog, sounds, notifications).
 
 import { el, svgRoot } from "./svg.js";
 
@@ -36,12 +36,28 @@ const DRAW = {
   el("circle", { cx: 8, cy: 11.8, r: 1, fill: "currentColor" })],
   info: () => [el("circle", { cx: 8, cy: 4, r: 1.3, fill: "currentColor" }),
     el("path", { d: "M8 7V14", stroke: "currentColor", "stroke-width": 2.2, "stroke-linecap": "round" })],
+  // A robot's head: the AI levels as the lobby's players (bots).
+  bot: () => [el("path", { d: "M8 1.4V4", stroke: "currentColor", "stroke-width": 1.3 }),
+    el("circle", { cx: 8, cy: 1.6, r: 1.1, fill: "currentColor" }),
+    el("rect", { x: 1, y: 7, width: 1.6, height: 3.4, rx: 0.6, fill: "currentColor" }),
+    el("rect", { x: 13.4, y: 7, width: 1.6, height: 3.4, rx: 0.6, fill: "currentColor" }),
+    el("rect", { x: 2.6, y: 4, width: 10.8, height: 9.6, rx: 2.2, fill: "currentColor" }),
+    el("circle", { cx: 5.8, cy: 7.8, r: 1.35, fill: "#fff" }),
+    el("circle", { cx: 10.2, cy: 7.8, r: 1.35, fill: "#fff" }),
+    el("rect", { x: 5.4, y: 10.6, width: 5.2, height: 1.2, rx: 0.6, fill: "#fff" })],
   // A cog: the game's settings.
   gear: () => [
     ...[0, 45, 90, 135].map((a) => el("rect", { x: 6.6, y: 0.8, width: 2.8, height: 14.4, rx: 0.6,
       fill: "currentColor", transform: `rotate(${a} 8 8)` })),
     el("circle", { cx: 8, cy: 8, r: 5.1, fill: "currentColor" }),
     el("circle", { cx: 8, cy: 8, r: 2.1, fill: "#fff" })],
+  // A speaker sounding: the game's sounds.
+  sound: () => [el("path", { d: "M1.5 6H4.5L8.5 2.5V13.5L4.5 10H1.5Z", fill: "currentColor" }),
+    el("path", { d: "M10.6 5.6A3.4 3.4 0 0 1 10.6 10.4M12.4 3.6A6 6 0 0 1 12.4 12.4", fill: "none",
+      stroke: "currentColor", "stroke-width": 1.5, "stroke-linecap": "round" })],
+  // A bell: notifications.
+  bell: () => [el("path", { d: "M8 2C5.6 2 4.2 3.9 4.2 6.2V9.2L2.8 11.6H13.2L11.8 9.2V6.2C11.8 3.9 10.4 2 8 2Z",
+    fill: "currentColor" }), el("circle", { cx: 8, cy: 13.4, r: 1.5, fill: "currentColor" })],
   clockwise: () => [el("path", { d: "M3 9A5.5 5.5 0 1 1 8 14", fill: "none", stroke: "currentColor", "stroke-width": 1.6 }),
     el("path", { d: "M1 7L3 10L5.6 7.6Z", fill: "currentColor" })],
 };

@@ -1,7 +1,8 @@
 // The lobby (`/lobby`): the live list of open challenges from the `/ws/lobby` websocket
-// (docs/accounts.md), a form to create one, "Play someone now" (quick pairing), Accept
-// buttons, and your own challenge with Cancel. A challenge lives while its creator's lobby
-// connection does: leaving this page takes yours away. When a game starts for you (`paired`)
+// (docs/accounts.md), a form to create one, "Play someone now" (quick pairing, with the
+// offer of a bot after a wait), Accept buttons, your own challenge with Cancel, and the bots
+// (lobbybots.js), always there. A challenge lives while its creator's lobby connection does:
+// leaving this page takes yours away. When a game starts for you (`paired`, or `bot_game`)
 // its seat token is saved as the start screen saves it and the page goes to the game.
 
 import { currentAccount, ratingNum, ratingText, refreshAccount } from "./account.js";
@@ -10,6 +11,7 @@ import { _, currentLanguage, fmt, ngettext } from "./i18n.js";
 import { SESSION_ENDED, backoff, openSocket } from "./socket.js";
 import { saveSeat, loadPrefs, savePrefs } from "./store.js";
 import { errorText, h, toast } from "./ui.js";
+import { BotOffer, botRow } from "./lobbybots.js";
 
 // The words for a challenge's clock: "10 min + 5 s", "3 days a move", "no clock".
 export function clockText(clock) {
@@ -48,10 +50,15 @@ export class LobbyScreen {
     this.timer = null;
     this.nextId = 1;
     this.pending = new Map();
+    this.bots = [];
+    this.quick = null;
+    this.quickRated = false; // what the waiting quick pairing asked for
+    this.offer = new BotOffer({ play: (bot, button) => this.playBot(bot, this.quickRated, button) });
   }
 
   destroy() {
     this.closed = true;
+    this.offer.stop();
     clearTimeout(this.timer);
     clearInterval(this.pinger);
     if (this.ws) this.ws.close();
@@ -78,7 +85,7 @@ export class LobbyScreen {
       if (event.code === SESSION_ENDED) refreshAccount(); // signed out: the page shows it
       // The server forgot our challenges with the connection.
       this.mine.clear();
-      this.quick = null;
+      this.setQuick(null);
       this.setConnection("offline");
       const delay = backoff(this.attempt);
       this.attempt += 1;
@@ -98,7 +105,10 @@ export class LobbyScreen {
         this.attempt = 0;
         this.you = msg.you || null;
         this.setConnection("online");
-        this.quick = msg.quick || null;
+        this.bots = msg.bots || [];
+        this.offerAfter = msg.bot_offer_after;
+        this.renderBots();
+        this.setQuick(msg.quick || null);
         this.setSeeks(msg.seeks || []);
         break;
       case "seeks_changed": {
@@ -106,21 +116,28 @@ export class LobbyScreen {
         const byId = new Map(this.seeks.map((s) => [s.id, s]));
         for (const id of msg.removed || []) byId.delete(id);
         for (const s of msg.seeks || []) byId.set(s.id, s);
-        this.quick = msg.quick || null;
+        this.setQuick(msg.quick || null);
         this.setSeeks([...byId.values()].sort((a, b) => a.created_at - b.created_at));
         break;
       }
       case "ack":
         if (msg.of === "seek" && msg.seek_id) this.mine.add(msg.seek_id);
-        if (msg.of === "quick" && msg.seek_id) this.quick = msg.seek_id;
+        if (msg.of === "quick" && msg.seek_id) this.setQuick(msg.seek_id);
         this.renderSeeks();
         break;
       case "paired":
         this.paired(msg);
         break;
+      case "bot_game":
+        if (this.closed) break;
+        saveSeat(msg.game_id, msg.token, msg.seat);
+        this.navigate(`/play/${msg.game_id}`);
+        break;
       case "error":
         this.say(errorText(msg), "error");
         this.renderSeeks();
+        this.renderBots();
+        this.offer.ready();
         break;
       default:
         break;
@@ -132,6 +149,28 @@ export class LobbyScreen {
     saveSeat(msg.game_id, msg.token, msg.seat);
     toast(_("An opponent is found: the game begins."), "good", 4000);
     this.navigate(`/play/${msg.game_id}`);
+  }
+
+  // Quick pairing waits (an id) or not (null): while it waits, the offer of a bot counts down.
+  setQuick(id) {
+    if (id && !this.quick) {
+      const you = this.you || {};
+      const bot = this.bots.find((b) => b.level === you.nearest_bot);
+      this.offer.start(this.offerAfter, bot, Boolean(bot && bot.rated && this.quickRated));
+    } else if (!id) {
+      this.offer.stop();
+    }
+    this.quick = id;
+  }
+
+  // A game against a bot, at once (the server withdraws our challenges and quick pairing).
+  playBot(bot, rated, button) {
+    if (button) button.disabled = true;
+    if (this.send({ type: "play_bot", level: bot.level, rated })) this.say(_("Starting the game…"), "waiting");
+    else {
+      if (button) button.disabled = false;
+      this.say(_("Not connected to the lobby. Try again in a moment."), "error");
+    }
   }
 
   // The server marks the seeks made on this connection.
@@ -172,6 +211,7 @@ export class LobbyScreen {
     this.els = {
       connection: h("span", { class: "connection", id: "lobby-connection", "aria-live": "polite" }),
       list: h("ul", { class: "seek-list", id: "seek-list", "aria-live": "polite" }),
+      bots: h("ul", { class: "seek-list bot-list", id: "bot-list", "aria-labelledby": "bots-title" }),
       quick: h("div", { class: "quick-wait", id: "quick-wait" }),
       status: h("p", { class: "lobby-status", id: "lobby-status", role: "status" }),
     };
@@ -251,6 +291,7 @@ export class LobbyScreen {
       this.els.quick,
       h("div", { class: "actions" }, [
         h("button", { type: "button", class: "primary big", id: "quick-play", onclick: () => {
+          this.quickRated = quickRated.checked;
           if (!this.send({ type: "quick", rated: quickRated.checked })) {
             this.say(_("Not connected to the lobby. Try again in a moment."), "error");
           }
@@ -270,10 +311,19 @@ export class LobbyScreen {
         this.els.status,
         h("h2", { text: _("Open challenges") }),
         this.els.list,
+        h("h2", { id: "bots-title", text: _("Bots") }),
+        h("p", { class: "muted", text: _("The computer at each level, always here: the game starts at once.") }),
+        this.els.bots,
       ]),
       h("div", { class: "lobby-side" }, [quick, form]),
     ]));
     this.renderSeeks();
+    this.renderBots();
+  }
+
+  renderBots() {
+    if (!this.els) return;
+    this.els.bots.replaceChildren(...this.bots.map((bot) => botRow(bot, (b, button) => this.playBot(b, true, button))));
   }
 
   createSeek(form) {
@@ -316,6 +366,7 @@ export class LobbyScreen {
     if (quickButton) quickButton.disabled = Boolean(this.quick);
     this.els.quick.replaceChildren(...(this.quick ? [
       h("p", { class: "lobby-status", "data-kind": "waiting", text: _("Looking for an opponent…") }),
+      this.offer.node,
       h("button", { type: "button", id: "cancel-quick", onclick: () => this.cancel(this.quick) }, [_("Stop looking")]),
     ] : []));
     const seeks = this.seeks;
@@ -359,7 +410,7 @@ export class LobbyScreen {
     this.send({ type: "cancel", seek_id: id });
     this.mine.delete(id);
     if (id === this.quick) {
-      this.quick = null;
+      this.setQuick(null);
       this.renderSeeks();
       return;
     }
