@@ -311,11 +311,14 @@ export class LobbyScreen {
         this.els.status,
         h("h2", { text: _("Open challenges") }),
         this.els.list,
+      ]),
+      h("div", { class: "lobby-side" }, [quick, form]),
+      // Its own card, so that on a phone it can come after "Play someone now" (app.css).
+      h("section", { class: "card lobby-bots", "aria-labelledby": "bots-title" }, [
         h("h2", { id: "bots-title", text: _("Bots") }),
         h("p", { class: "muted", text: _("The computer at each level, always here: the game starts at once.") }),
         this.els.bots,
       ]),
-      h("div", { class: "lobby-side" }, [quick, form]),
     ]));
     this.renderSeeks();
     this.renderBots();
