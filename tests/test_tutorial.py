@@ -61,6 +61,9 @@ def walk(seed: int) -> tuple[Progress, list[str]]:
         tried = attempt(progress, str(rng.choice(good)))
         assert tried.met
         nxt = tried.progress
+        # A step is done when the lesson moves on from it, never by a move while it waits.
+        moved_on = (nxt.lesson, nxt.step) != (progress.lesson, progress.step)
+        assert tried.done == (not progress.free and moved_on)
         if nxt.jumped and not progress.jumped:  # the learner's game is set aside...
             set_aside = nxt.own
             assert set_aside is not None and nxt.moves != set_aside

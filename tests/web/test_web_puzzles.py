@@ -29,8 +29,12 @@ def advance_is_wrong_and_a_patch_is_right(p: Puzzle) -> bool:
     )
 
 
-def squares_of(move: str) -> list[str]:
-    return [pw.square_name(r, c) for r, c in sorted(pw.parse_move(move).squares)]
+def sew_on(page: Page, move: str) -> None:
+    """Make the purchase ``move`` on the table with the keys, as a person does."""
+    buy = pw.parse_move(move)
+    assert isinstance(buy, pw.Buy)
+    squares = [pw.square_name(r, c) for r, c in sorted(buy.squares)]
+    keyboard_place(page, f'.offer-card[data-patch="{buy.patch_id}"]', squares, move)
 
 
 def test_a_puzzle_tried_wrong_then_solved(page: Page, web_server: ServerProcess) -> None:
@@ -47,8 +51,7 @@ def test_a_puzzle_tried_wrong_then_solved(page: Page, web_server: ServerProcess)
     expect(page.locator(f"main[data-version='{here}']")).to_be_attached()  # nothing played
     shot(page, "puzzle-wrong", full_page=False)
     move = p.answers[0]
-    patch = move.split("r")[0].split("f")[0]
-    keyboard_place(page, f'.offer-card[data-patch="{patch}"]', squares_of(move), move)
+    sew_on(page, move)
     expect(page.locator("#puzzle[data-state='solved']")).to_be_visible()
     expect(page.locator("#puzzle-verdict")).to_contain_text(f"Right: {move} wins by {p.margin}")
     expect(page.locator(f"main[data-version='{here + 1}']")).to_be_attached()  # played
@@ -90,8 +93,7 @@ def test_signed_in_an_answer_shows_the_puzzle_rating(page: Page, web_server: Ser
     expect(shown).to_have_attribute("data-rating-change", str(change))
     shot(page, "puzzle-rating", full_page=False)
     move = p.answers[0]  # right now, but a second answer does not count
-    patch = move.split("r")[0].split("f")[0]
-    keyboard_place(page, f'.offer-card[data-patch="{patch}"]', squares_of(move), move)
+    sew_on(page, move)
     expect(page.locator("#puzzle[data-state='solved']")).to_be_visible()
     expect(shown).to_have_attribute("data-rating-change", str(change))
     page.click("#puzzle-next")  # the next at the player's level
@@ -121,8 +123,7 @@ def test_a_search_puzzle_is_answered_with_the_searchers_figures(
         f"a search of {p.search.iterations:,} iterations after each move"
     )
     move = p.answers[0]
-    patch = move.split("r")[0].split("f")[0]
-    keyboard_place(page, f'.offer-card[data-patch="{patch}"]', squares_of(move), move)
+    sew_on(page, move)
     expect(page.locator("#puzzle[data-state='solved']")).to_be_visible()
     expect(verdict).to_contain_text(f"Right: the searcher gives {move} ")
     expect(verdict).to_contain_text("every other move at most")

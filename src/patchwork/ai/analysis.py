@@ -18,12 +18,15 @@ def analyse(
     workers: int = 1,
     seed: int | None = None,
     on_info: Callable[[int, float], None] | None = None,
+    **options: Any,
 ) -> SearchResult:
     """Search ``state`` (default 1 s) and report, for the player to move: the estimated win
     probability, the expected final score margin, the best move with its principal line, and
     the same figures for every candidate decision (advance, each patch, or each square).
-    ``on_info(iterations, seconds)`` is called about twice a second while it searches."""
-    agent = MCTSAgent(limit=limit, workers=workers, seed=seed, reuse=False, name="analysis")
+    ``on_info(iterations, seconds)`` is called about twice a second while it searches;
+    ``options`` go to the searcher (``MCTSAgent``)."""
+    options.setdefault("name", "analysis")
+    agent = MCTSAgent(limit=limit, workers=workers, seed=seed, reuse=False, **options)
     try:
         return agent.search(state, on_info=on_info)
     finally:

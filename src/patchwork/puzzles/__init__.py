@@ -4,7 +4,7 @@ endgame search near the end, a large search's clear margin earlier (docs/puzzles
 ask them."""
 
 from .proof import Outcome, outcomes
-from .puzzle import THEMES, Puzzle, Verdict, daily, load, starter
+from .puzzle import THEMES, Puzzle, Verdict, by_id, daily, load, matching, starter
 from .search_proof import Estimate, SearchProof, choice
 
 __all__ = [
@@ -14,9 +14,11 @@ __all__ = [
     "Puzzle",
     "SearchProof",
     "Verdict",
+    "by_id",
     "choice",
     "daily",
     "load",
+    "matching",
     "outcomes",
     "starter",
 ]

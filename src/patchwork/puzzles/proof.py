@@ -20,9 +20,6 @@ class Outcome:
     margin: int  # the final score margin, for the mover
     line: tuple[str, ...]  # the move, then best play to the end
 
-    def key(self) -> tuple[bool, int]:
-        return self.wins, self.margin
-
 
 def outcome(state: State, move: str, budget: int = BUDGET) -> Outcome | None:
     """The exact end of ``move`` in ``state`` (None if the solver runs out of budget)."""

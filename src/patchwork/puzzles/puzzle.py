@@ -106,9 +106,7 @@ class Puzzle:
         """The verdict on ``answer`` (move text); one that is not a legal move here raises
         PatchworkError saying why (InvalidMoveError, IllegalMoveError)."""
         state = self.state()
-        move = Move.parse(answer.strip(), state)
-        state.check_legal(move)
-        text = str(move)
+        text = str(Move.parse(answer, state))  # legal, or the engine says why not
         right = text in self.answers
         if self.search is None:
             return Verdict(right, text, outcome=self._proved(state, text))
@@ -120,6 +118,11 @@ class Puzzle:
         return Verdict(
             False, text, estimate=None if elsewhere else self.search.of_choice(text), tried=False
         )
+
+    def line_after(self, verdict: Verdict) -> tuple[str, ...]:
+        """What a search-proved puzzle shows after ``verdict``'s move: the proved line when
+        the move is the one it starts with, else the move alone."""
+        return self.line if verdict.right and verdict.move == self.line[0] else (verdict.move,)
 
     def _proved(self, state: State, move: str) -> Outcome:
         found = outcome(state, move)
@@ -160,13 +163,25 @@ def starter() -> tuple[Puzzle, ...]:
     return tuple(load(STARTER))
 
 
-def daily_order(n: int) -> list[int]:
+@cache
+def by_id() -> dict[str, Puzzle]:
+    """The shipped puzzles by number."""
+    return {p.id: p for p in starter()}
+
+
+def matching(puzzles: Iterable[Puzzle], theme: str | None, difficulty: int | None) -> list[Puzzle]:
+    """The puzzles of that theme and difficulty (None: any), in order."""
+    return [p for p in puzzles if theme in (None, *p.themes) and difficulty in (None, p.difficulty)]
+
+
+@cache
+def daily_order(n: int) -> tuple[int, ...]:
     """The order ``n`` shipped puzzles are asked in, one a day from ``DAILY_EPOCH``: the first
     set's in its shuffled order, then the later ones' in theirs (adding puzzles changes no
     day of the first set's cycle)."""
     first = min(n, FIRST_SET)
     later = random.Random(DAILY_SEED + 1).sample(range(first, n), n - first)
-    return random.Random(DAILY_SEED).sample(range(first), first) + later
+    return tuple(random.Random(DAILY_SEED).sample(range(first), first) + later)
 
 
 def daily(day: date) -> Puzzle:

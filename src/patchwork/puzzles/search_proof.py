@@ -21,9 +21,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..ai.analysis import analyse
 from ..ai.limit import Limit
 from ..ai.review import value
-from ..ai.search import MCTSAgent, SearchResult
+from ..ai.search import SearchResult
 from ..engine.moves import Buy, Move, move_from_code, parse_move
 from ..engine.state import State
 
@@ -104,14 +105,8 @@ def choice(move: str | Move) -> str:
 
 
 def _search(state: State, iterations: int, seed: int) -> SearchResult:
-    agent = MCTSAgent(
-        limit=Limit(iterations=iterations), seed=seed, reuse=False, exact_endgame=False,
-        name="puzzle proof",
-    )  # fmt: skip
-    try:
-        return agent.search(state)
-    finally:
-        agent.close()
+    limit = Limit(iterations=iterations)
+    return analyse(state, limit, seed=seed, exact_endgame=False, name="puzzle proof")
 
 
 def _root(result: SearchResult, share: float) -> dict[str, Estimate]:

@@ -19,7 +19,7 @@ from .. import i18n
 from ..engine import PatchworkError
 from ..i18n import _, error_text, fmt, ngettext, number
 from ..i18n.commandline import HelpFormatter, parse
-from ..puzzles import THEMES, Estimate, Puzzle, Verdict, choice, daily, starter
+from ..puzzles import THEMES, Estimate, Puzzle, Verdict, by_id, choice, daily, matching, starter
 from .seats import make_seats
 from .text import moves_text, render_state
 
@@ -50,24 +50,19 @@ def choose(args: argparse.Namespace, today: date, rng: random.Random) -> Puzzle:
     puzzles = starter()
     if args.id is not None:
         wanted = i18n.ascii_digits(args.id).zfill(4)  # typed in the language's digits too
-        found = [p for p in puzzles if p.id == wanted]
-        if not found:
+        found = by_id().get(wanted)
+        if found is None:
             raise PatchworkError(
                 fmt(_("there is no puzzle {id}: they are numbered 0001 to {last}"),
                     id=args.id, last=puzzles[-1].id)
             )  # fmt: skip
-        return found[0]
+        return found
     if args.theme is None and args.difficulty is None:
         return daily(today)
-    matching = [
-        p
-        for p in puzzles
-        if (args.theme is None or args.theme in p.themes)
-        and (args.difficulty is None or p.difficulty == args.difficulty)
-    ]
-    if not matching:
+    found_all = matching(puzzles, args.theme, args.difficulty)
+    if not found_all:
         raise PatchworkError(_("no puzzle has that theme and difficulty"))
-    return rng.choice(matching)
+    return rng.choice(found_all)
 
 
 def describe(puzzle: Puzzle) -> str:
@@ -174,8 +169,9 @@ def estimated(puzzle: Puzzle, verdict: Verdict) -> str:
             iterations=number(proof.iterations, ","),
         ),
     ]
-    if verdict.right and verdict.move == puzzle.line[0] and len(puzzle.line) > 1:
-        line = " ".join(puzzle.line[1:9]) + (" …" if len(puzzle.line) > 9 else "")
+    shown = puzzle.line_after(verdict)
+    if len(shown) > 1:
+        line = " ".join(shown[1:9]) + (" …" if len(shown) > 9 else "")
         said.append(fmt(_("The line: {line}"), line=line))
     return "\n".join(said)
 

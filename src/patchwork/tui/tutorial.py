@@ -31,10 +31,11 @@ def default_path() -> Path:
 class TutorialSession(Session):
     """The lessons' game against AI level 1, at ``progress``; kept at ``path`` whenever the
     progress changes (None: for this run only). After each move played, ``before`` is the
-    progress it was made at, ``replies`` the opponent's moves that followed, and ``switched``
-    whether the table now shows another game: the prepared one, where a lesson is shown when
-    the learner's game has not come to it, or the learner's own again. ``trouble``: what went wrong
-    with the file, for the screen to say (a line, and the file and the reason in detail)."""
+    progress it was made at, ``done`` whether it ended the step, ``replies`` the opponent's
+    moves that followed, and ``switched`` whether the table now shows another game: the
+    prepared one, where a lesson is shown when the learner's game has not come to it, or the
+    learner's own again. ``trouble``: what went wrong with the file, for the screen to say (a
+    line, and the file and the reason in detail)."""
 
     def __init__(
         self, progress: Progress, path: Path | None = None, trouble: tuple[str, str] | None = None
@@ -44,6 +45,7 @@ class TutorialSession(Session):
         self.trouble = trouble
         self.replies: tuple[Move, ...] = ()
         self.switched = False
+        self.done = False
         super().__init__(replay(progress.moves), make_seats((HUMAN, f"level{OPPONENT_LEVEL}")))
         self.keep()
 
@@ -61,7 +63,7 @@ class TutorialSession(Session):
         self.switched = tuple(map(str, game.moves)) != tried.progress.moves
         if self.switched:
             self.game = replay(tried.progress.moves)
-        self.before, self.progress = self.progress, tried.progress
+        self.before, self.progress, self.done = self.progress, tried.progress, tried.done
         self.version += 1
         self.prepare_turn()
         self.keep()

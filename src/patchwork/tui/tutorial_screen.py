@@ -39,8 +39,7 @@ NOTE = colours.NOTE
 def heading(progress: Progress) -> str:
     """The lesson's number and title, "Lesson 3 of 9 · Turning and flipping" (the last
     lesson's once the game is over)."""
-    n = min(progress.lesson, len(LESSONS) - 1) + 1
-    number = fmt(_("Lesson {n} of {count}"), n=n, count=len(LESSONS))
+    number = fmt(_("Lesson {n} of {count}"), n=progress.number, count=len(LESSONS))
     return f"{number} · {_(progress.current.title)}"
 
 
@@ -169,8 +168,7 @@ class TutorialScreen(GameScreen):
         for reply in s.replies:
             self.log_line(describe.move_sentence(s.seats, OPPONENT, reply), OPPONENT)
         was, now = s.before, s.progress
-        met = not was.free and (now.lesson, now.step) != (was.lesson, was.step)
-        done = _(was.task.done) if met else None
+        done = _(was.task.done) if s.done else None
         if s.switched:  # to the prepared game, or back to the learner's own
             table = _(BACK) if now.back else _(JUMPED)
             self.log_line(table)

@@ -88,6 +88,11 @@ class Progress:
         return LESSONS[min(self.lesson, len(LESSONS) - 1)]
 
     @property
+    def number(self) -> int:
+        """The lesson's number as shown, from 1 (the last one's once the course is over)."""
+        return min(self.lesson, len(LESSONS) - 1) + 1
+
+    @property
     def task(self) -> Step:
         return self.current.steps[self.step]
 
@@ -140,12 +145,14 @@ def _moves(moves: object) -> list[str]:
 class Attempt:
     """A move tried: ``met`` whether it was played (it meets the step, or the lesson waits
     and any move will do); if not, ``progress`` is unchanged. ``replies``: the opponent's
-    answers."""
+    answers. ``done``: the step is over (its ``done`` words are due; a move while the
+    lesson waits, or one the step goes on after, ends none)."""
 
     met: bool
     progress: Progress
     move: str
     replies: tuple[str, ...] = ()
+    done: bool = False
 
 
 def meets(step: Step, before: State, move: Move) -> bool:
@@ -221,7 +228,7 @@ def attempt(progress: Progress, text: str) -> Attempt:
     else:
         own = None if progress.own is None else replay(progress.own)
         nxt = settle(progress.lesson + 1, game, own=own)
-    return Attempt(True, nxt, str(move), replies)
+    return Attempt(True, nxt, str(move), replies, done=True)
 
 
 def record(progress: Progress, names: tuple[str, str]) -> Record:

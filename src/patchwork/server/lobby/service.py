@@ -95,7 +95,7 @@ class Lobby:
         self.node = cluster.node if cluster is not None else secrets.token_hex(6)
         self.clients: set[LobbyClient] = set()
         self._dirty = asyncio.Event()
-        self._seeks_made = SharedLimiter(svc.settings.seeks_per_minute / 60, SEEKS_BURST, cluster)
+        self._made = SharedLimiter(svc.settings.seeks_per_minute / 60, SEEKS_BURST, cluster)
         self._loops: list[asyncio.Task[Any]] = []
         self._tasks: set[asyncio.Task[Any]] = set()
         self._closing = False
@@ -237,7 +237,7 @@ class Lobby:
     async def _withdraw_all(self, client: LobbyClient) -> None:
         """Withdraw the client's open seeks; ServerError ``seek_taken`` if one became a game
         meanwhile (its ``paired`` follows)."""
-        taken = False
+        taken = withdrawn = False
         for seek_id in list(client.seeks):
             if not await self._db(delete_open, [seek_id]):  # taken, or gone by itself
                 row: SeekRow | None = await self._db(read_seek, seek_id, utcnow())
@@ -245,7 +245,9 @@ class Lobby:
                     taken = True
                     continue
             client.forget(seek_id)
-            self.changed()
+            withdrawn = True
+        if withdrawn:
+            self.changed()  # once: every change is news to every lobby client
         if taken:
             raise refusals.accepted_already()
 
@@ -299,7 +301,7 @@ class Lobby:
         """ServerError ``rate_limited`` once the client's address has made its share of seeks
         (every seek made or cancelled is news to every lobby client), or started its share
         of games against bots (each keeps an AI busy), for now."""
-        wait = await self._seeks_made.wait(f"lobby {what} {client.address}")
+        wait = await self._made.wait(f"lobby {what} {client.address}")
         if wait is not None:
             raise too_soon(refusals.TOO_MANY[what], wait)
 

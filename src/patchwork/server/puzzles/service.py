@@ -6,11 +6,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Collection
 from datetime import date
-from functools import cache
 
-from ...engine import Move, PatchworkError
+from ...engine import PatchworkError, parse_move
 from ...i18n import N_
-from ...puzzles import Estimate, Puzzle, Verdict, daily, starter
+from ...puzzles import Estimate, Puzzle, Verdict, by_id, daily, matching, starter
 from ..common.errors import ServerError, refused_move
 from ..games.views import move_squares
 from . import rating
@@ -18,21 +17,12 @@ from .schemas import Estimate as EstimateView
 from .schemas import Proof, PuzzleView, Searched, SolutionView, VerdictView
 
 
-@cache
-def _by_id() -> dict[str, Puzzle]:
-    return {p.id: p for p in starter()}
-
-
-def _find(puzzle_id: str) -> Puzzle:
-    found = _by_id().get(puzzle_id)
+def find(puzzle_id: str) -> Puzzle:
+    """The shipped puzzle ``puzzle_id``, or ``not_found``."""
+    found = by_id().get(puzzle_id)
     if found is None:
         raise ServerError("not_found", N_("there is no puzzle {id}"), {"id": puzzle_id})
     return found
-
-
-def find(puzzle_id: str) -> Puzzle:
-    """The shipped puzzle ``puzzle_id``, or ``not_found``."""
-    return _find(puzzle_id)
 
 
 def view(puzzle: Puzzle, today: date) -> PuzzleView:
@@ -53,7 +43,7 @@ def view(puzzle: Puzzle, today: date) -> PuzzleView:
 
 
 def by_id_view(puzzle_id: str) -> PuzzleView:
-    return view(_find(puzzle_id), date.today())
+    return view(find(puzzle_id), date.today())
 
 
 def today_view() -> PuzzleView:
@@ -74,11 +64,7 @@ def next_view(
     start = 0
     if after is not None:
         start = next((i + 1 for i, p in enumerate(puzzles) if p.id == after), 0)
-    order = [
-        p
-        for p in puzzles[start:] + puzzles[:start]
-        if difficulty in (None, p.difficulty) and theme in (None, *p.themes)
-    ]
+    order = matching(puzzles[start:] + puzzles[:start], theme, difficulty)
     if not order:
         raise ServerError("not_found", N_("no puzzle has that theme and difficulty"))
     found = None if level is None else rating.nearest(order, *level)
@@ -88,12 +74,12 @@ def next_view(
 async def judge(puzzle_id: str, answer: str) -> VerdictView:
     """The verdict on ``answer``, proved again off the event loop (a puzzle proved by search:
     from its proof's figures)."""
-    puzzle = _find(puzzle_id)
+    puzzle = find(puzzle_id)
     try:
         verdict = await asyncio.to_thread(puzzle.judge, answer)
     except PatchworkError as e:
         raise refused_move(e) from None
-    squares = move_squares(Move.parse(verdict.move, puzzle.state()))
+    squares = move_squares(parse_move(verdict.move))  # the engine's own text of a legal move
     o = verdict.outcome
     return VerdictView(
         id=puzzle.id,
@@ -118,18 +104,17 @@ def _searched(puzzle: Puzzle, verdict: Verdict, squares: list[str]) -> Searched 
     def shown(e: Estimate) -> EstimateView:
         return EstimateView(win_probability=e.win, margin=e.margin)
 
-    followed = verdict.right and verdict.move == puzzle.line[0]
     return Searched(
         estimate=None if verdict.estimate is None else shown(verdict.estimate),
         tried=verdict.tried,
         best=shown(s.best(puzzle.answers)),
         rival=shown(s.rival(puzzle.answers)),
         iterations=s.iterations,
-        line=list(puzzle.line) if followed else [verdict.move],
+        line=list(puzzle.line_after(verdict)),
         squares=squares,
     )
 
 
 def solution(puzzle_id: str) -> SolutionView:
-    p = _find(puzzle_id)
+    p = find(puzzle_id)
     return SolutionView(id=p.id, answers=list(p.answers), line=list(p.line), margin=p.margin)

@@ -21,7 +21,7 @@ from ...tutorial.lessons import BACK, COUNTING, JUMPED, WAITING
 from ..cluster.limits import SharedLimiter
 from ..common.errors import ServerError, refused_move, too_soon
 from ..games.board import board
-from ..games.creation import seat_name
+from ..games.creation import ai_name, seat_name
 from ..games.finished import store_finished
 from ..games.schemas import SeatView
 from ..games.service import GameService
@@ -47,7 +47,7 @@ def _seats(user: UserData | None) -> list[SeatView]:
     name = seat_name(LEARNER) if user is None else user.name
     return [
         SeatView(seat=0, kind="human", name=name, level=None, joined=True, account=bool(user)),
-        SeatView(seat=1, kind="ai", name=f"AI level {OPPONENT_LEVEL}", level=OPPONENT_LEVEL,
+        SeatView(seat=1, kind="ai", name=ai_name(OPPONENT_LEVEL), level=OPPONENT_LEVEL,
                  joined=True),
     ]  # fmt: skip
 
@@ -63,7 +63,7 @@ def lesson_view(progress: Progress, t: Translator, user: UserData | None) -> Les
     lesson = progress.current
     finished = progress.finished
     return LessonView(
-        number=min(progress.lesson, len(LESSONS) - 1) + 1,
+        number=progress.number,
         count=len(LESSONS),
         id=lesson.id,
         title=t.gettext(lesson.title),
@@ -94,19 +94,14 @@ def _move(data: ProgressData, text: str, lang: str, user: UserData | None) -> Mo
     except PatchworkError as e:
         raise refused_move(e) from None
     t = translator(lang)
-    after = tried.progress
     step = progress.task
-    said = None
-    if not tried.met:
-        said = step.hint
-    elif not progress.free and (after.lesson, after.step) != (progress.lesson, progress.step):
-        said = step.done  # the step is met (a waiting lesson's move meets none)
+    said = step.hint if not tried.met else step.done if tried.done else None
     return MoveResult(
         met=tried.met,
         said=None if said is None else t.gettext(said),
         move=tried.move,
         replies=list(tried.replies),
-        view=lesson_view(after, t, user),
+        view=lesson_view(tried.progress, t, user),
     )
 
 

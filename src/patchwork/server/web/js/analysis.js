@@ -225,10 +225,7 @@ export class AnalysisScreen extends BoardScreen {
       step("next", _("Next"), "board-next", this.cursor + 1, this.cursor >= this.line.length),
       step("last", _("To the end"), "board-last", this.line.length, this.cursor >= this.line.length),
     ];
-    if (mover !== null && g.advance && g.pending_specials === 0) {
-      buttons.push(h("button", { type: "button", class: "primary", id: "advance",
-        onclick: () => this.sendMove("A") }, [_("Advance")]));
-    }
+    if (mover !== null) buttons.push(this.advanceButton(() => this.sendMove("A"), false));
     this.renderBarWith(_("Analysis board"), buttons);
   }
 

@@ -25,6 +25,10 @@ export class BoardScreen extends GameScreen {
 
   renderInvite() {}
 
+  makeNotifier() {
+    return null; // a board has no opponent moving elsewhere, and no sounds
+  }
+
   // What the bar says of the position: whose turn, or the final score.
   headline() {
     const g = this.store.game;

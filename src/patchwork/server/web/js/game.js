@@ -46,7 +46,7 @@ export class GameScreen {
     this.clockOffset = 0;
     this.busy = false;
     this.quilts = [new QuiltView(""), new QuiltView("")];
-    this.notifier = new Notifier();
+    this.notifier = this.makeNotifier();
     this.placement = new Placement({
       game: () => this.store.game,
       activeSeat: () => this.activeSeat(),
@@ -71,7 +71,7 @@ export class GameScreen {
     window.removeEventListener("online", this.onOnline);
     if (this.onDocumentClick) document.removeEventListener("click", this.onDocumentClick);
     this.placement.destroy();
-    this.notifier.destroy();
+    if (this.notifier) this.notifier.destroy();
     if (this.socket) this.socket.close();
   }
 
@@ -347,9 +347,11 @@ export class GameScreen {
       announce(_("Your turn."));
     }
     // Its sound, and your turn or the end told to a player away from the page.
-    const theirs = fresh.filter((e) => !this.seats.includes(e.seat)).pop();
-    this.notifier.changed(game, previous, this.seats, theirs ? this.moveWords(theirs) : "",
-      this.resultHeadline(game));
+    if (this.notifier) {
+      const theirs = fresh.filter((e) => !this.seats.includes(e.seat)).pop();
+      this.notifier.changed(game, previous, this.seats, theirs ? this.moveWords(theirs) : "",
+        this.resultHeadline(game));
+    }
   }
 
   // A move in plain words, from the facts the server gives with it (`outcome`).
@@ -512,7 +514,9 @@ export class GameScreen {
     this.root.dataset.version = String(g.version);
     this.root.dataset.status = g.status;
     const title = _("Patchwork");
-    this.notifier.title(`${title} – ${this.plainName(0)} : ${this.plainName(1)}`);
+    const pageTitle = `${title} – ${this.plainName(0)} : ${this.plainName(1)}`;
+    if (this.notifier) this.notifier.title(pageTitle);
+    else document.title = pageTitle;
     this.renderBar();
     this.renderInvite();
     this.renderPlayers();
@@ -557,11 +561,7 @@ export class GameScreen {
     const turnSeat = g.status === "active" ? g.to_move : null;
     const buttons = [];
     const mine = this.seats.length > 0;
-    if (active !== null && g.advance && g.pending_specials === 0) {
-      buttons.push(h("button", { type: "button", class: "primary", id: "advance",
-        onclick: () => this.confirmAdvance() },
-      [fmt(ngettext("Advance: +{n} button", "Advance: +{n} buttons", g.advance.buttons), {})]));
-    }
+    if (active !== null) buttons.push(this.advanceButton(() => this.confirmAdvance()));
     if (g.rated) {
       // A rated game counts for the rating: no undo, hints or analysis while it runs.
       buttons.push(h("span", { class: "tag rated", id: "rated-tag",
@@ -597,6 +597,23 @@ export class GameScreen {
       h("span", { id: "connection", class: "connection", "aria-live": "polite" }),
     ].filter(Boolean));
     if (this.socket) this.onConnection(this.socket.open ? "online" : "offline");
+  }
+
+  // What tells the player of a game their turn and the end (notify.js); none on a board
+  // (board.js: the analysis board, puzzles, lessons), where no opponent plays elsewhere.
+  makeNotifier() {
+    return new Notifier();
+  }
+
+  // The bar's Advance, with the buttons it brings (``counted`` false: "Advance" alone); null
+  // where the position offers none (a special patch to place first, or the game over).
+  advanceButton(onclick, counted = true) {
+    const g = this.store.game;
+    if (!g.advance || g.pending_specials !== 0) return null;
+    const text = counted
+      ? fmt(ngettext("Advance: +{n} button", "Advance: +{n} buttons", g.advance.buttons), {})
+      : _("Advance");
+    return h("button", { type: "button", class: "primary", id: "advance", onclick }, [text]);
   }
 
   // The game's settings: a menu behind a button of the turn bar, kept across updates (so it

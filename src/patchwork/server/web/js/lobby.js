@@ -11,7 +11,7 @@ import { _, currentLanguage, fmt, ngettext } from "./i18n.js";
 import { SESSION_ENDED, backoff, openSocket } from "./socket.js";
 import { saveSeat, loadPrefs, savePrefs } from "./store.js";
 import { errorText, h, toast } from "./ui.js";
-import { BotOffer, botRow } from "./lobbybots.js";
+import { BotOffer, botRow, ratedTag } from "./lobbybots.js";
 
 // The words for a challenge's clock: "10 min + 5 s", "3 days a move", "no clock".
 export function clockText(clock) {
@@ -398,7 +398,7 @@ export class LobbyScreen {
             mine ? h("span", { class: "tag", text: _("your challenge") }) : null,
           ]),
           h("div", { class: "seek-terms" }, [
-            h("span", { class: "tag " + (s.rated ? "rated" : "casual"), text: s.rated ? _("Rated") : _("Casual") }),
+            ratedTag(s.rated),
             h("span", { class: "seek-clock", text: clockText(s.clock) }),
             h("span", { class: "seek-rules muted", text: rulesText(seekRules(s)) }),
             range ? h("span", { class: "seek-range muted", text: range }) : null,

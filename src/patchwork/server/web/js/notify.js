@@ -128,7 +128,8 @@ export class Notifier {
       this.draw(); // permission may have been changed in the browser's settings meanwhile
     };
     document.addEventListener("visibilitychange", this.onVisibility);
-    // Only a screen with the switch sounds (not the analysis board, puzzles or lessons).
+    // Only a player's table sounds (the switch is in the players' settings menu: a
+    // spectator has none).
     this.onGesture = () => {
       if (this.sound.isConnected) wake();
     };
@@ -188,7 +189,7 @@ export class Notifier {
   }
 
   // A new view of the game: its sound (for a player, whose settings menu has the switch: not
-  // on the analysis board, puzzles or lessons), and the alert for a player away from the page.
+  // for a spectator), and the alert for a player away from the page.
   // `theirMove` and `result` are in words, for the notification.
   changed(game, previous, seats, theirMove, result) {
     const mine = (g) => g.status === "active" && seats.includes(g.to_move);

@@ -167,13 +167,8 @@ export class PuzzleScreen extends BoardScreen {
   }
 
   renderBar() {
-    const g = this.store.game;
-    const buttons = [];
-    if (!this.solvedOrGivenUp() && g.status === "active" && g.advance && g.pending_specials === 0) {
-      buttons.push(h("button", { type: "button", class: "primary", id: "advance",
-        onclick: () => this.sendMove("A") }, [_("Advance")]));
-    }
-    this.renderBarWith(_("Puzzle"), buttons);
+    const open = !this.solvedOrGivenUp() && this.store.game.status === "active";
+    this.renderBarWith(_("Puzzle"), [open ? this.advanceButton(() => this.sendMove("A"), false) : null]);
   }
 
   renderMoves() {

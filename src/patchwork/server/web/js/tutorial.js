@@ -7,7 +7,7 @@
 // first review (POST /api/tutorial/review stores it; then its replay starts the review).
 
 import { api } from "./api.js";
-import { _, fmt, ngettext } from "./i18n.js";
+import { _, fmt } from "./i18n.js";
 import { BoardScreen } from "./board.js";
 import { scoreTable } from "./endscreen.js";
 import { icon } from "./icons.js";
@@ -169,14 +169,8 @@ export class TutorialScreen extends BoardScreen {
   }
 
   renderBar() {
-    const g = this.store.game;
-    const buttons = [];
-    if (this.activeSeat() !== null && g.advance && g.pending_specials === 0) {
-      buttons.push(h("button", { type: "button", class: "primary", id: "advance",
-        onclick: () => this.sendMove("A") },
-      [fmt(ngettext("Advance: +{n} button", "Advance: +{n} buttons", g.advance.buttons), {})]));
-    }
-    this.renderBarWith(_("Learn"), buttons);
+    const mine = this.activeSeat() !== null;
+    this.renderBarWith(_("Learn"), [mine ? this.advanceButton(() => this.sendMove("A")) : null]);
   }
 
   // The lesson panel: where the lessons stand, what this one teaches and asks, what the last
