@@ -6,7 +6,9 @@ by the game's version, kept while the game is: what a reconnecting client missed
 ``reviews`` (a finished game's review, computed once: the search settings and the JSON).
 Accounts (docs/accounts.md): ``users``, their ``sessions``, ``rating_history`` (one row per
 rated game and player) and the lobby's ``seeks``. Puzzles: ``puzzle_ratings`` and
-``puzzle_attempts``.
+``puzzle_attempts``. People: ``follows``, ``blocks``, ``seen``, ``challenges``. Chat:
+``chat_messages``, ``chat_reports``, ``chat_mutes``. Notifications: ``notifications``,
+``mail_addresses``, ``mails``.
 Changes to these tables need a migration in ``migrations/versions``.
 """
 
@@ -30,6 +32,7 @@ from sqlalchemy import (
     String,
     Table,
     UniqueConstraint,
+    false,
 )
 
 metadata = MetaData(
@@ -87,6 +90,9 @@ games = Table(
     Column("rated", Boolean, nullable=False, default=False),
     # (SQL NULL while unrated, not JSON null: ratings/rating.py finds the unrated ones by it.)
     Column("ratings", JSON(none_as_null=True), nullable=True),
+    # Both players agreed, when the game was made, that a rated game's moves may be taken back
+    # (games/takebacks.py); a casual game between people allows takebacks anyway.
+    Column("takebacks", Boolean, nullable=False, default=False, server_default=false()),
     Index("ix_games_status", "status"),
     Index("ix_games_seat0_user", "seat0_user"),
     Index("ix_games_seat1_user", "seat1_user"),
@@ -233,6 +239,136 @@ puzzle_attempts = Table(
 )
 
 
+# People (server/people): who follows whom, who blocked whom (no challenges, no chat from
+# them), when an account was last seen anywhere, and the challenges to a named player.
+follows = Table(
+    "follows",
+    metadata,
+    Column("user_id", ID, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("target_id", ID, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_follows_target_id", "target_id"),
+)
+
+blocks = Table(
+    "blocks",
+    metadata,
+    Column("user_id", ID, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("target_id", ID, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_blocks_target_id", "target_id"),
+)
+
+seen = Table(
+    "seen",
+    metadata,
+    Column("user_id", ID, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("at", DateTime(timezone=True), nullable=False),
+)
+
+challenges = Table(
+    "challenges",
+    metadata,
+    Column("id", ID, primary_key=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("expires_at", DateTime(timezone=True), nullable=False),
+    Column("challenger_id", ID, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("challenged_id", ID, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    # open, accepted, declined, cancelled, expired
+    Column("status", String(10), nullable=False),
+    Column("reason", String(16), nullable=True),  # why it was declined
+    Column("rated", Boolean, nullable=False),
+    Column("takebacks", Boolean, nullable=False),
+    Column("edition", String(16), nullable=False),
+    Column("rotation", Boolean, nullable=False),
+    Column("flip", Boolean, nullable=False),
+    Column("clock", JSON, nullable=True),
+    Column("seat", String(8), nullable=False),  # the challenger's: "0", "1" or "random"
+    Column("rematch_of", ID, nullable=True),  # the game this challenge is a rematch of
+    Column("game_id", ID, nullable=True),  # once accepted: the game it started
+    Column("answered_at", DateTime(timezone=True), nullable=True),
+    Index("ix_challenges_challenged_id", "challenged_id"),
+    Index("ix_challenges_challenger_id", "challenger_id"),
+)
+
+# Chat (server/chat): the messages of each room ("lobby", "game:<id>" for its players,
+# "watch:<id>" for its spectators), the reports on them, and accounts muted site-wide.
+chat_messages = Table(
+    "chat_messages",
+    metadata,
+    Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True),
+    Column("room", String(40), nullable=False),
+    Column("user_id", ID, ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
+    Column("name", String(64), nullable=False),
+    Column("text", String(400), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_chat_messages_room", "room", "id"),
+)
+
+chat_reports = Table(
+    "chat_reports",
+    metadata,
+    Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True),
+    Column(
+        "message_id", BigInteger, ForeignKey("chat_messages.id", ondelete="CASCADE"), nullable=False
+    ),
+    Column("reporter_id", ID, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("reason", String(16), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("resolved_at", DateTime(timezone=True), nullable=True),
+    UniqueConstraint("message_id", "reporter_id", name="uq_chat_reports_message_reporter"),
+)
+
+chat_mutes = Table(
+    "chat_mutes",
+    metadata,
+    Column("user_id", ID, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("note", String(200), nullable=False),
+)
+
+# Notifications (server/notifications): the list each account reads on the site, its optional
+# mail address (confirmed by a link before any mail goes to it) and the mails waiting to go.
+notifications = Table(
+    "notifications",
+    metadata,
+    Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True),
+    Column("user_id", ID, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("data", JSON, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("read_at", DateTime(timezone=True), nullable=True),
+    Index("ix_notifications_user_id", "user_id", "id"),
+)
+
+mail_addresses = Table(
+    "mail_addresses",
+    metadata,
+    Column("user_id", ID, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
+    Column("address", String(254), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("confirm_hash", TOKEN, nullable=True),  # until the address is confirmed
+    Column("confirmed_at", DateTime(timezone=True), nullable=True),
+    Column("stop_hash", TOKEN, nullable=False),  # the one-click stop link's secret
+    Column("stopped_at", DateTime(timezone=True), nullable=True),
+)
+
+mails = Table(
+    "mails",
+    metadata,
+    Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True),
+    Column("user_id", ID, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("data", JSON, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    # A process claims a mail until claimed_until; it is marked sent once SMTP took it.
+    Column("claimed_until", DateTime(timezone=True), nullable=True),
+    Column("sent_at", DateTime(timezone=True), nullable=True),
+    Column("attempts", Integer, nullable=False, default=0),
+    Index("ix_mails_sent_at", "sent_at"),
+)
+
+
 def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
@@ -281,6 +417,7 @@ class GameData:
     seat1_user: str | None = None
     rated: bool = False
     ratings: list[dict[str, Any] | None] | None = None
+    takebacks: bool = False
 
     @classmethod
     def from_row(cls, row: Any) -> GameData:
