@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
 
-.PHONY: install lock play serve test lint typecheck unit nojit bench clean browser
+.PHONY: install lock play serve test lint typecheck unit nojit bench clean browser dist
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -71,6 +71,12 @@ test: lint typecheck unit nojit
 bench: install
 	$(BIN)/patchwork bench
 
+# The sdist, and the wheel built from it, into dist/ (no index needed: the build backend is
+# installed with the dev extra). `pip install 'dist/patchwork_game-VERSION-py3-none-any.whl[rl]'`.
+dist: install
+	rm -rf dist
+	$(BIN)/python -m build --no-isolation --outdir dist .
+
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) dist .pytest_cache .mypy_cache .ruff_cache .hypothesis
 	find src tests -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,14 +1,14 @@
 """The strength table of the README: each level against greedy and against the level below.
 
     python benchmarks/strength.py run level3:level2:200 level4:level3:200 ...  # play, save JSON
-    python benchmarks/strength.py run --workers 2 level5@iterations=150000:level4:40
+    python benchmarks/strength.py run --workers 2 level5@iterations=300000:level4:40
     python benchmarks/strength.py table                                       # markdown rows
 
 Each match is a `patchwork tournament` of paired setups (seats swapped, seed 2026); its JSON
 lands in benchmarks/results/A_vs_B.json (settings after `@` left out of the file name), and
 `table` turns every saved result into a README row. Levels 3 and 4 are set in iterations, so
 their games do not depend on how busy the machine is; level 5 is timed, so its matches name an
-iteration count instead (what it searches per core in 5 s on an idle core here).
+iteration count instead (what its two processes search in 5 s on idle cores here, in all).
 """
 
 from __future__ import annotations

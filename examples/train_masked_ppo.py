@@ -1,6 +1,6 @@
 """Train a masked PPO agent (sb3-contrib) on Patchwork for a few minutes, then measure it.
 
-    pip install 'patchwork-game[train]'
+    pip install '.[train]'    # in the checkout (the package is not on PyPI)
     python examples/train_masked_ppo.py --minutes 5
 
 The agent plays a random seat against ``--opponent`` (``random`` by default) in

@@ -19,7 +19,7 @@ import patchwork as pw
 from patchwork.ai import MCTSAgent, PolicyAgent, get_agent
 from patchwork.ai.warmup import warm_up_search
 from patchwork.protocol import cg_bot, cg_host, codingame
-from patchwork.protocol.cg_host import AgentSeat, BotSeat, HostResult, host_game
+from patchwork.protocol.cg_host import AgentSeat, BotSeat, EngineSeat, HostResult, host_game
 from patchwork.protocol.codingame import RULES
 from patchwork.protocol.process import Child
 
@@ -27,6 +27,7 @@ BOTS = Path(__file__).parent / "bots"
 PYTHON = shlex.quote(sys.executable)
 SIMPLE = f"{PYTHON} {shlex.quote(str(BOTS / 'cg_simple_bot.py'))}"
 CG_BOT = f"{PYTHON} -m patchwork.protocol.cg_bot"
+FAKE_ENGINE = f"{PYTHON} {shlex.quote(str(BOTS / 'fake_engine.py'))}"
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -210,6 +211,24 @@ def test_relaxed_limits_forgive_a_slow_answer_but_the_hard_timeout_does_not() ->
     assert time.monotonic() - start < 4
     assert result.termination == "time"
     assert result.reason is not None and "no limit" in result.reason
+
+
+def test_an_engine_opponent_is_held_to_the_bot_s_limits(tmp_path: Path) -> None:
+    """``--vs engine:`` gets the bot's limits as ``go movetime`` (less the margin for the
+    pipes) and loses on time as a bot does: here its second answer takes 300 ms of 100."""
+    log = tmp_path / "engine.log"
+    command = f"{FAKE_ENGINE} --mode slow --delay 0.3 --log {shlex.quote(str(log))}"
+    seats = [EngineSeat(command, seed=1, name="engine"), BotSeat(simple(), time_factor=ROOMY)]
+    try:
+        result = host_game(seats, seed=1)
+    finally:
+        for seat in seats:
+            seat.close()
+    assert result.termination == "time" and result.winner == 1
+    assert result.reason is not None and result.reason.startswith("player 0 (engine) lost")
+    assert "answered after 0.3" in result.reason
+    goes = [line.split() for line in log.read_text().splitlines() if line.startswith("go")]
+    assert goes == [["go", "movetime", "970"], ["go", "movetime", "70"]]
 
 
 def test_a_bot_that_cannot_start_is_a_clear_error() -> None:

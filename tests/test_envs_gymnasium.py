@@ -15,6 +15,7 @@ from gymnasium.utils.env_checker import check_env
 import patchwork as pw
 from patchwork.ai import GreedyAgent
 from patchwork.envs import encoding as E
+from patchwork.envs import render as R
 from patchwork.envs.gymnasium import ENV_ID, PatchworkEnv
 
 
@@ -186,6 +187,40 @@ def test_reset_options_and_rules() -> None:
     start = pw.new_game(seed=9)
     _, info = env.reset(options={"state": start, "agent_player": 1})
     assert env.player == 1 and env.state.current_player == 1
+
+
+def test_render_rgb_array_as_stable_baselines3_asks_for_it() -> None:
+    """sb3's ``make_vec_env("Patchwork-v0")`` makes every env with ``render_mode="rgb_array"``;
+    Gymnasium's checker then renders it (and every other declared mode) and checks the image."""
+    env = gym.make(ENV_ID, opponent="random", agent_player=0, render_mode="rgb_array")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env.unwrapped)
+    _, info = env.reset(seed=0)
+    first = env.render()
+    assert isinstance(first, np.ndarray) and first.dtype == np.uint8
+    assert first.ndim == 3 and first.shape[2] == 3 and first.shape[0] > 100
+    env.step(np.flatnonzero(info["action_mask"])[-1])  # a buy: a patch on the quilt
+    later = env.render()
+    assert isinstance(later, np.ndarray) and later.shape == first.shape
+    assert (later != first).any()
+    env.close()
+
+
+def test_the_picture_shows_the_quilts_from_the_engine_s_squares() -> None:
+    state = pw.new_game(seed=3)
+    after = next(  # player 0 covers a1 (row 0, column 0)
+        s for s in map(state.apply, state.legal_moves()) if (0, 0) in s.players[0].quilt
+    )
+    image = R.render_rgb(after)
+    assert image.shape == (R.HEIGHT, R.WIDTH, 3)
+    centre = R.QUILT_TOP + R.CELL // 2
+    left, right = R.MARGIN + R.CELL // 2, R.MARGIN + 2 * R.MARGIN + R.QUILT + R.CELL // 2
+    assert tuple(image[centre, left]) == R.PLAYERS[0]
+    assert tuple(image[centre, right]) == R.EMPTY  # player 1's a1
+    assert tuple(R.render_rgb(state)[centre, left]) == R.EMPTY
+    with pytest.raises(pw.PatchworkError, match="'rgb_array'"):
+        PatchworkEnv(render_mode="human")
 
 
 def test_render_ansi() -> None:

@@ -110,6 +110,10 @@ def test_reset_options_render_and_spaces() -> None:
     assert game.action_space("player_1") == gym.spaces.Discrete(E.NUM_ACTIONS)
     text = game.render()
     assert isinstance(text, str) and "player_0" in text and "offered:" in text
+    pictured = raw_env(render_mode="rgb_array")
+    pictured.reset(options={"circle": circle})
+    image = pictured.render()
+    assert isinstance(image, np.ndarray) and image.dtype == np.uint8 and image.shape[2] == 3
     start = pw.new_game(seed=2).apply(pw.parse_move("A"))
     game.reset(options={"state": start})
     assert game.agent_selection == "player_1"

@@ -36,6 +36,8 @@ SENT = {
     "review_progress",
     "review",
     "pong",
+    "chat",
+    "chat_ack",
 }
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import sys
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -285,15 +286,25 @@ class Cheating:
         return pw.parse_move("0r0@a1")
 
 
-def test_a_failing_agent_is_reported_with_the_games_so_far(
+def test_an_illegal_move_forfeits_the_game_and_the_tournament_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(tournament_play, "get_agent", lambda name, seed=None: Cheating(seed))
+    result = run_tournament(["x", "y"], 2, progress=False)
+    assert [(g.plies, g.winner) for g in result.games] == [(0, 1), (0, 1)]  # seat 0 cheats
+    assert all("patch 0 is not on offer" in (g.forfeit or "") for g in result.games)
+    assert [p.forfeits for p in result.summary().players] == [1, 1]
+
+
+def test_stop_on_fault_reports_the_games_so_far(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr(tournament_play, "get_agent", lambda name, seed=None: Cheating(seed))
     with pytest.raises(TournamentError) as info:
-        run_tournament(["x", "y"], 2, progress=False)
+        run_tournament(["x", "y"], 2, progress=False, stop_on_fault=True)
     assert "game 1, move 1" in str(info.value)
     assert info.value.result is not None and info.value.result.games == []
-    assert main(["x", "y", "--games", "2"]) == 1
+    assert main(["x", "y", "--games", "2", "--stop-on-fault"]) == 1
     assert "failed" in capsys.readouterr().err
 
 
@@ -420,13 +431,53 @@ def test_python_players_seat_the_frozen_baseline() -> None:
         ("py:benchmarks.baseline", "write py:MODULE:FACTORY"),
         ("py:no_such_module_here:agent", "cannot import 'no_such_module_here'"),
         ("py:benchmarks.baseline:nothing", "has no nothing()"),
-        (f"{BASELINE}@depth=3", "bad setting 'depth=3'"),
+        (f"{BASELINE}@depth", "bad setting 'depth'"),
+        (f"{BASELINE}@depth=3", "bad options for agent"),  # it takes no depth
         (f"{BASELINE}@workers=2", "bad options for agent"),
     ],
 )
 def test_python_players_bad_names(name: str, message: str) -> None:
     with pytest.raises(pw.PatchworkError, match=message):
         run_tournament([name, "random"], 2, progress=False)
+
+
+PROBE = """
+from patchwork.ai import get_agent
+
+built = []
+
+
+def agent(seed=None, **settings):
+    built.append((seed, settings))
+    return get_agent("random", seed=seed)
+"""
+
+
+def test_python_players_take_settings_of_their_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``py:`` factories get ``seed`` and every ``@`` setting: time and iterations as
+    ``limit``, the searcher's keys read as for the named agents, any other as it reads."""
+    (tmp_path / "mybots").mkdir()
+    (tmp_path / "mybots" / "probe.py").write_text(PROBE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "mybots.probe", raising=False)
+    name = "py:mybots.probe:agent@depth=2,style=wild,greedy=true,noise=0.5,iterations=30"
+    result = run_tournament([name, "random"], 2, seed=4, progress=False)
+    assert len(result.games) == 2
+    from mybots import probe  # type: ignore[import-not-found]
+
+    seeds = {s for g in result.games for s in g.spec.agent_seeds}
+    assert probe.built[0][0] is None  # built once to check it before the games
+    for seed, settings in probe.built:
+        assert settings == {
+            "depth": 2,
+            "style": "wild",
+            "greedy": True,
+            "noise": 0.5,
+            "limit": Limit(iterations=30),
+        }
+        assert seed is None or seed in seeds
 
 
 def test_opening_probe_buys_where_the_searcher_advances() -> None:

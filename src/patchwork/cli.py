@@ -46,6 +46,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "patchwork.server.puzzles.finished",  # the generator, with the server's games to read
         N_("'puzzles generate': find puzzles in self-play or a server's games, each proved"),
     ),
+    "admin": (
+        "patchwork.server.chat.admin",
+        N_("'admin reports': the chat's reports for whoever runs a server; mute an account"),
+    ),
     "engine": ("patchwork.protocol.engine_server", N_("speak the engine protocol on stdin/stdout")),
     "cg-host": ("patchwork.protocol.cg_host", N_("referee a CodinGame Patchwork bot's game")),
     "cg-bot": ("patchwork.protocol.cg_bot", N_("play as a CodinGame Patchwork bot")),

@@ -5,7 +5,9 @@ modes: good-handshake-only (fine until asked to search: then answers nothing),
 silent (never answers), die (exits after the handshake, at the first isready),
 nonsense (garbage instead of the handshake), illegal (answers an illegal move),
 chatter (prints an unknown line during a search), crash (dies in the middle of a search),
-error (answers every go with an error line), binary (raw bytes during a search)
+error (answers every go with an error line), binary (raw bytes during a search),
+slow (advances: at once to the first go of a game, after --delay seconds, 0.5 by default,
+to the others); --log FILE appends every line it reads to FILE
 """
 
 from __future__ import annotations
@@ -21,7 +23,13 @@ def say(line: str) -> None:
 
 def main() -> int:
     mode = sys.argv[sys.argv.index("--mode") + 1] if "--mode" in sys.argv else "good"
+    delay = float(sys.argv[sys.argv.index("--delay") + 1]) if "--delay" in sys.argv else 0.5
+    log = open(sys.argv[sys.argv.index("--log") + 1], "a") if "--log" in sys.argv else None  # noqa: SIM115
+    searched = False  # in this game
     for raw in sys.stdin:
+        if log is not None:
+            log.write(raw)
+            log.flush()
         words = raw.split()
         if not words:
             continue
@@ -41,8 +49,15 @@ def main() -> int:
                 print("fake engine: giving up", file=sys.stderr, flush=True)
                 return 3
             say("readyok")
+        elif command == "newgame":
+            searched = False
         elif command == "go":
-            if mode == "illegal":
+            if mode == "slow":
+                if searched:
+                    time.sleep(delay)
+                searched = True
+                say("bestmove A")
+            elif mode == "illegal":
                 say("info iterations 1 time 1")
                 say("bestmove 31r0@a1")
             elif mode == "chatter":

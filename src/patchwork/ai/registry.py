@@ -72,9 +72,21 @@ def _flag(text: str) -> bool:
     raise ValueError(f"{text!r} is not yes or no")
 
 
-def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+def _literal(text: str) -> Any:
+    """A setting no agent of ours declares, as its text reads: a number, true/false, or text."""
+    for read in (int, float):
+        try:
+            return read(text)
+        except ValueError:
+            pass
+    return {"true": True, "false": False}.get(text.lower(), text)
+
+
+def parse_spec(spec: str, open_keys: bool = False) -> tuple[str, dict[str, Any]]:
     """``"level4@iterations=10000,workers=2"`` -> ``("level4", {"limit": ..., "workers": 2})``:
-    a name with settings, so tournaments and benchmarks can vary an agent from the command line."""
+    a name with settings, so tournaments and benchmarks can vary an agent from the command line.
+    With ``open_keys`` (an agent from outside the package, which declares its own settings) a
+    key not listed here is passed on as its text reads, rather than refused."""
     name, _at, settings = spec.partition("@")
     options: dict[str, Any] = {}
     limit: dict[str, Any] = {}
@@ -82,7 +94,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     for item in filter(None, (s.strip() for s in settings.split(","))):
         key, eq, value = item.partition("=")
         key = key.strip().replace("-", "_")
-        read = SPEC_OPTIONS.get(key) or PARAM_OPTIONS.get(key)
+        read = SPEC_OPTIONS.get(key) or PARAM_OPTIONS.get(key) or (_literal if open_keys else None)
         if not eq or read is None:
             raise PatchworkError(
                 f"bad setting {item!r} in agent {spec!r}: write key=value with a key among "

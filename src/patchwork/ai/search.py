@@ -2,8 +2,9 @@
 
 The compiled loop (``mcts.iterate``) runs in short batches so that Python can keep the
 clock, report progress and stop on request. With ``workers > 1`` the search runs in that
-many processes at once (root parallelism) and their root statistics are added up. Once few
-moves remain, an exact search (``endgame.solve``) replaces the sampling.
+many processes at once (root parallelism) and their root statistics are added up; an iteration
+limit is their total, and a stop request ends them all. Once few moves remain, an exact search
+(``endgame.solve``) replaces the sampling.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ import random
 import signal
 import threading
 import time
-from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections.abc import Callable, MutableSequence
+from concurrent.futures import Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
+from multiprocessing.synchronize import Event
 from typing import Protocol
 
 import numpy as np
@@ -115,6 +117,16 @@ def _merge(into: Stats, more: Stats) -> None:
         into[code] = (v0 + v, r0 + r, w0 + w, m0 + m, subs0)
 
 
+def _shares(limit: Limit, processes: int) -> list[Limit]:
+    """Each process's limit when ``processes`` search together, the main one's first: the
+    time is each one's, the iterations are a total shared out (a share of none is dropped)."""
+    if limit.iterations is None:
+        return [limit] * processes
+    each, rest = divmod(limit.iterations, processes)
+    counts = [each + rest] + [each] * (processes - 1)
+    return [replace(limit, iterations=n) for n in counts if n]
+
+
 def _run_tree(
     tree: mcts.Tree,
     vector: np.ndarray,
@@ -156,18 +168,47 @@ def _run_tree(
 
 _WORKER_TREE: mcts.Tree | None = None
 _WORKER_STATE: State | None = None  # the position at the worker tree's root
+_HELPERS: Helpers | None = None  # in a helper process: what it shares with the parent
 
 
-def _worker_init() -> None:
+@dataclass(frozen=True)
+class Helpers:
+    """What the parent shares with its helper processes: a stop request (a ``stop`` reaches
+    them too) and each share's iterations so far (progress counts every process)."""
+
+    stop: Event
+    done: MutableSequence[int]  # a shared array, one entry a share (the main process's unused)
+
+    def report(self, share: int, before: int = 0) -> Callable[[int, float], None]:
+        def report(iterations: int, _seconds: float) -> None:
+            self.done[share] = before + iterations
+
+        return report
+
+
+def _worker_init(helpers: Helpers) -> None:
     # Ctrl-C is the parent's to handle (it stops the search). The worker's own job, run once
     # on a tiny search, loads the compiled kernels before the first search is timed (the
     # other warm-ups, in ai/warmup.py, sit above this module).
+    global _HELPERS
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _worker_search(new_game(seed=0), Limit(iterations=2), mcts.Params(), 0, reuse=False)
+    _HELPERS = helpers
+
+
+def _helper_run(
+    share: int, tree: mcts.Tree, vector: np.ndarray, limit: Limit, params: mcts.Params,
+    world: solo.World = solo.NO_WORLD, before: int = 0,
+) -> int:  # fmt: skip
+    """``_run_tree`` in a helper process: stopped with the parent, its progress reported."""
+    if _HELPERS is None:
+        return _run_tree(tree, vector, limit, params, world=world)
+    report = _HELPERS.report(share, before)
+    return _run_tree(tree, vector, limit, params, _HELPERS.stop, report, world)
 
 
 def _worker_search(
-    state: State, limit: Limit, params: mcts.Params, seed: int, reuse: bool
+    state: State, limit: Limit, params: mcts.Params, seed: int, reuse: bool, share: int = 0
 ) -> tuple[Stats, int]:
     """A helper's share of a two-player search: its own tree, grown on from its last search
     when ``state`` lies below that one's position (as the parent's tree is)."""
@@ -178,7 +219,7 @@ def _worker_search(
     _WORKER_TREE = tree = _grown(_WORKER_TREE, root, state, _capacity(limit))
     _WORKER_STATE = state
     policy.seed(seed)
-    done = _run_tree(tree, state.vector, limit, params)
+    done = _helper_run(share, tree, state.vector, limit, params)
     return root_stats(tree), done
 
 
@@ -188,6 +229,7 @@ def _worker_solo(
     params: mcts.Params,
     seed: int,
     worlds: tuple[solo.World, ...],
+    share: int = 0,
 ) -> tuple[Stats, int]:
     """A helper's share of a solo search: one tree per world, added up."""
     global _WORKER_TREE, _WORKER_STATE
@@ -198,8 +240,10 @@ def _worker_solo(
     for i, world in enumerate(worlds):
         tree.reset()
         policy.seed(seed + 7919 * i)
-        done += _run_tree(tree, vector, limit, params, world=world)
+        done += _helper_run(share, tree, vector, limit, params, world, done)
         _merge(stats, root_stats(tree))
+        if _HELPERS is not None and _HELPERS.stop.is_set():
+            break
     return stats, done
 
 
@@ -224,7 +268,8 @@ def _emptied(tree: mcts.Tree | None, capacity: int) -> mcts.Tree:
 
 
 class MCTSAgent:
-    """Monte Carlo tree search with a placement policy and progressive widening."""
+    """Monte Carlo tree search with a placement policy and progressive widening, in
+    ``workers`` processes (a limit in iterations is their total: the same word on any number)."""
 
     def __init__(
         self,
@@ -253,6 +298,7 @@ class MCTSAgent:
         self._tree: mcts.Tree | None = None
         self._tree_state: State | None = None
         self._pool: ProcessPoolExecutor | None = None
+        self._helpers: Helpers | None = None
         self.stop_event = threading.Event()
 
     # -- the agent protocol -----------------------------------------------------------------
@@ -348,23 +394,23 @@ class MCTSAgent:
         if limit.time is not None and self.exact_endgame:
             # A failed exact attempt's time is taken from the move's, not added to it.
             limit = replace(limit, time=max(limit.time - (time.perf_counter() - start), 0.01))
-        tree = self._prepare_tree(state, limit)
+        own, *shares = _shares(limit, 1 if len(codes) < 2 or one_process else self.workers)
+        tree = self._prepare_tree(state, own)
         futures: list[Future[tuple[Stats, int]]] = []
-        if self.workers > 1 and len(codes) > 1 and not one_process:
-            pool = self._get_pool()
+        if shares:
+            pool = self._start_helpers()
             futures = [
-                pool.submit(_worker_search, state, limit, self.params, seed + i, self.reuse)
-                for i in range(1, self.workers)
+                pool.submit(_worker_search, state, share, self.params, seed + i, self.reuse, i)
+                for i, share in enumerate(shares, 1)
             ]
         policy.seed(seed)
         done = 0
         if len(codes) > 1 or tree.visits[tree.root] == 0:
-            done = _run_tree(tree, state.vector, limit, self.params, stop, on_info)
+            done = _run_tree(
+                tree, state.vector, own, self.params, stop, self._counted(on_info, futures)
+            )
         stats = root_stats(tree)
-        for f in futures:
-            more, n = f.result()
-            _merge(stats, more)
-            done += n
+        done += self._gather(futures, stats, stop)
         result = self._result(state, tree, stats, done, time.perf_counter() - start)
         return result if solved is None else _with_exact(result, solved)
 
@@ -390,13 +436,14 @@ class MCTSAgent:
         )
         futures: list[Future[tuple[Stats, int]]] = []
         if self.workers > 1 and len(codes) > 1:
-            pool = self._get_pool()
+            pool = self._start_helpers()
             futures = [
                 pool.submit(_worker_solo, state.vector, per_world, self.params, seed + i,
-                            worlds[i :: self.workers])
+                            worlds[i :: self.workers], i)
                 for i in range(1, self.workers)
             ]  # fmt: skip
             worlds = worlds[:: self.workers]
+        on_info = self._counted(on_info, futures)
         tree = mcts.Tree(_capacity(per_world))
         self._tree = self._tree_state = None  # nothing to reuse: the next search draws anew
         stats: Stats = {}
@@ -415,19 +462,49 @@ class MCTSAgent:
             _merge(stats, root_stats(tree))
             if self.stop_event.is_set():
                 break
+        done += self._gather(futures, stats, self.stop_event)
+        return self._result(state, tree, stats, done, time.perf_counter() - start, totals=True)
+
+    def _start_helpers(self) -> ProcessPoolExecutor:
+        """The helper processes, told that a new search starts (none has done anything yet)."""
+        if self._pool is None:
+            ctx = multiprocessing.get_context("spawn")
+            self._helpers = Helpers(ctx.Event(), ctx.Array("q", self.workers, lock=False))
+            self._pool = ProcessPoolExecutor(
+                self.workers - 1, mp_context=ctx, initializer=_worker_init,
+                initargs=(self._helpers,),
+            )  # fmt: skip
+        assert self._helpers is not None
+        self._helpers.done[:] = [0] * self.workers
+        return self._pool
+
+    def _counted(
+        self, on_info: Callable[[int, float], None] | None, futures: list[Future[tuple[Stats, int]]]
+    ) -> Callable[[int, float], None] | None:
+        """``on_info`` told the iterations of every process (the helpers' as last reported)."""
+        helpers = self._helpers
+        if on_info is None or not futures or helpers is None:
+            return on_info
+        return lambda iterations, seconds: on_info(iterations + sum(helpers.done), seconds)
+
+    def _gather(
+        self, futures: list[Future[tuple[Stats, int]]], stats: Stats, stop: StopSignal
+    ) -> int:
+        """Add the helpers' root figures to ``stats``; their iterations. A stop request that
+        comes while they search is passed on to them."""
+        pending = set(futures)
+        while pending:
+            if stop.is_set() and self._helpers is not None:
+                self._helpers.stop.set()
+            pending = wait(pending, timeout=0.02).not_done
+        if self._helpers is not None:
+            self._helpers.stop.clear()
+        done = 0
         for f in futures:
             more, n = f.result()
             _merge(stats, more)
             done += n
-        return self._result(state, tree, stats, done, time.perf_counter() - start, totals=True)
-
-    def _get_pool(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            ctx = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(
-                self.workers - 1, mp_context=ctx, initializer=_worker_init
-            )
-        return self._pool
+        return done
 
     def _prepare_tree(self, state: State, limit: Limit) -> mcts.Tree:
         root = self._tree_state if self.reuse else None

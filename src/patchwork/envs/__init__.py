@@ -42,5 +42,6 @@ class MissingExtraError(PatchworkError, ImportError):
 def missing_extra(module: str, extra: str) -> MissingExtraError:
     """The error to raise when an adapter's framework cannot be imported."""
     return MissingExtraError(
-        f"{module} is not installed; this adapter needs it: pip install 'patchwork-game[{extra}]'"
+        f"{module} is not installed; this adapter needs it: install patchwork-game[{extra}] "
+        f"(in a checkout: pip install '.[{extra}]')"
     )

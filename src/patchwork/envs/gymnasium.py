@@ -24,6 +24,7 @@ from ..engine import IllegalMoveError, Move, PatchworkError, Rules, State
 from ..engine import kernels as K
 from . import encoding as E
 from . import missing_extra
+from .render import RENDER_MODES, RGB, check_render_mode, render
 
 try:
     import gymnasium as gym
@@ -69,7 +70,8 @@ class PatchworkEnv(gym.Env[E.F32, np.int64]):
         illegal_action: "lose" (an id outside the mask ends the episode, reward -1,
             ``info["illegal_action"] = True``) or "raise" (IllegalMoveError).
         opponent_options: more keyword arguments for ``get_agent`` (e.g. ``iterations``).
-        render_mode: None or "ansi" (``render()`` returns both quilt boards as text).
+        render_mode: None, "ansi" (``render()`` returns both quilt boards as text) or
+            "rgb_array" (a picture of the position, an HxWx3 uint8 array).
 
     Observation: the float32 vector of :func:`encoding.encode_observation`, seen by the
     seat you play (in self-play, by the player to move). Reward: +1 for a win, -1 for a
@@ -78,7 +80,7 @@ class PatchworkEnv(gym.Env[E.F32, np.int64]):
     ``patchwork.State``).
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
@@ -97,8 +99,7 @@ class PatchworkEnv(gym.Env[E.F32, np.int64]):
             raise PatchworkError(
                 f"illegal_action must be 'lose' or 'raise', not {illegal_action!r}"
             )
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise PatchworkError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        check_render_mode(render_mode)
         self.rules = Rules() if rules is None else rules
         self.agent_player = agent_player
         self.margin_shaping = float(margin_shaping)
@@ -189,7 +190,7 @@ class PatchworkEnv(gym.Env[E.F32, np.int64]):
         self._margin = margin
         return self._observe(), float(reward), terminated, False, self._info()
 
-    def render(self) -> str | None:
+    def render(self) -> str | RGB | None:
         if self.render_mode is None:
             gym.logger.warn("render() called without a render_mode; use render_mode='ansi'")
             return None
@@ -197,7 +198,7 @@ class PatchworkEnv(gym.Env[E.F32, np.int64]):
         if not self.self_play:
             names[self._seat] = "you"
         names = [f"{name} ({p})" for p, name in enumerate(names)]
-        return E.render_text(self.state, (names[0], names[1]))
+        return render(self.state, self.render_mode, (names[0], names[1]))
 
     def close(self) -> None:
         self._close_opponent()

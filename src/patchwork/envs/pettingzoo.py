@@ -28,6 +28,7 @@ from ..engine import IllegalMoveError, PatchworkError, Rules, State
 from ..engine import kernels as K
 from . import encoding as E
 from . import missing_extra
+from .render import RENDER_MODES, RGB, check_render_mode, render
 
 try:
     from gymnasium import logger, spaces
@@ -58,13 +59,13 @@ class raw_env(AECEnv[str, Observation, int], EzPickle):  # type: ignore[misc]
         rules: a ``patchwork.Rules`` (default: revised edition, turning and flipping).
         margin_shaping: each step also rewards both agents ``margin_shaping`` x the change
             of their score margin (zero-sum; the sum over a game is the final margin).
-        render_mode: None or "ansi".
+        render_mode: None, "ansi" or "rgb_array" (as the Gymnasium env's).
 
     ``reset`` options: ``circle`` (33 patch ids) or ``state`` (a ``patchwork.State``).
     """
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi"],
+        "render_modes": list(RENDER_MODES),
         "name": "patchwork_v0",
         "is_parallelizable": False,
         "render_fps": 1,
@@ -78,8 +79,7 @@ class raw_env(AECEnv[str, Observation, int], EzPickle):  # type: ignore[misc]
     ) -> None:
         EzPickle.__init__(self, rules, margin_shaping, render_mode)
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise PatchworkError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        check_render_mode(render_mode)
         self.rules = Rules() if rules is None else rules
         self.margin_shaping = float(margin_shaping)
         self.render_mode = render_mode
@@ -168,11 +168,11 @@ class raw_env(AECEnv[str, Observation, int], EzPickle):  # type: ignore[misc]
         self._select()
         self._accumulate_rewards()
 
-    def render(self) -> str | None:
+    def render(self) -> str | RGB | None:
         if self.render_mode is None:
             logger.warn("render() called without a render_mode; use render_mode='ansi'")
             return None
-        return E.render_text(self.state, AGENTS)
+        return render(self.state, self.render_mode, AGENTS)
 
     def close(self) -> None:
         pass

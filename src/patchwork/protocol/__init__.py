@@ -1,7 +1,10 @@
 """Let any program play, and play any program: the text engine protocol (``patchwork
 engine`` and :class:`Engine` to drive other engines) and the CodinGame bot host and bot."""
 
-from .client import Analysis, Engine, EngineError
+from .client import Analysis, AnalysisStream, Engine, EngineError, Shown
 from .engine_protocol import Info, OptionSpec, ProtocolError
 
-__all__ = ["Analysis", "Engine", "EngineError", "Info", "OptionSpec", "ProtocolError"]
+__all__ = [
+    "Analysis", "AnalysisStream", "Engine", "EngineError", "Info", "OptionSpec", "ProtocolError",
+    "Shown",
+]  # fmt: skip

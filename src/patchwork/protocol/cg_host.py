@@ -5,7 +5,8 @@ line a turn. The host applies the arena's conventions (original edition board, i
 ids, an invalid PLAY played as SKIP, a SKIP while holding a special patch placing it on the
 first free square), times every answer against the arena's limits (1000 ms for a bot's first
 turn, 100 ms after; ``--relax-time`` multiplies them, or lifts them), and writes a game record.
-The rules themselves are the engine's: the host only translates.
+An opponent behind the engine protocol is held to the same limits. The rules themselves are
+the engine's: the host only translates.
 """
 
 from __future__ import annotations
@@ -19,11 +20,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ..ai import Agent, agent_names, get_agent
+from ..ai import Agent, Limit, agent_names, get_agent
 from ..engine import Game, Move, PatchworkError, Record, State, new_game
 from ..engine.play import play_out
 from ..i18n.commandline import RawDescriptionHelpFormatter
-from .agent import EngineAgent
+from .agent import EngineAgent, EngineTimeError
+from .client import EngineError
 from .codingame import (
     FIRST_TURN_SECONDS,
     MAX_TURNS,
@@ -42,6 +44,14 @@ BOT_PREFIX = "cmd:"
 ENGINE_PREFIX = "engine:"
 HARD_TIMEOUT = 30.0  # seconds: even with the limits lifted, silence this long loses
 STARTUP_GRACE = 5.0  # seconds of a bot's start-up that its first turn does not pay for
+ENGINE_MARGIN = 0.03  # seconds of its limit that an engine opponent's movetime leaves for pipes
+
+
+def turn_limit(first: bool, time_factor: float) -> float | None:
+    """The seconds an answer may take (None: not enforced, only a hard timeout)."""
+    if math.isinf(time_factor):
+        return None
+    return (FIRST_TURN_SECONDS if first else TURN_SECONDS) * time_factor
 
 
 @dataclass
@@ -89,18 +99,12 @@ class BotSeat:
         self.times: list[float] = []
         self._first = True
 
-    def limit(self, first: bool) -> float | None:
-        """The seconds an answer may take (None: not enforced, only the hard timeout)."""
-        if math.isinf(self.time_factor):
-            return None
-        return (FIRST_TURN_SECONDS if first else TURN_SECONDS) * self.time_factor
-
     def turn(self, state: State, opponent_moves: Sequence[str]) -> Turn:
         first, self._first = self._first, False
         lines = (init_lines(state.rules) if first else []) + turn_lines(state, opponent_moves)
         self.child.send("\n".join(lines) + "\n")
         sent = time.monotonic()
-        limit = self.limit(first)
+        limit = turn_limit(first, self.time_factor)
         if limit is None:
             wait = self.hard_timeout
         elif first:  # start-up time (up to the grace) does not count against the first turn
@@ -166,8 +170,11 @@ class AgentSeat:
         self.times: list[float] = []
 
     def turn(self, state: State, opponent_moves: Sequence[str]) -> Turn:
+        return self._turn(state, None)
+
+    def _turn(self, state: State, limit: Limit | None) -> Turn:
         start = time.monotonic()
-        move = self.agent.choose(state)
+        move = self.agent.choose(state, limit)
         seconds = time.monotonic() - start
         self.times.append(seconds)
         return Turn(move, said=command_text(move, state), seconds=seconds)
@@ -176,6 +183,32 @@ class AgentSeat:
         close = getattr(self.agent, "close", None)
         if callable(close):
             close()
+
+
+class EngineSeat(AgentSeat):
+    """A program speaking the engine protocol, held to the bot's limits: it is sent ``go
+    movetime`` (the limit less ENGINE_MARGIN), and loses on time when its ``bestmove`` arrives
+    after the limit (counted from ``go``), as a bot does; one that fails otherwise loses the
+    game. It starts here, so its start-up is not counted."""
+
+    def __init__(
+        self, command: str, seed: int, time_factor: float = 1.0, name: str | None = None
+    ) -> None:
+        agent = EngineAgent(command, seed=seed, time_margin=ENGINE_MARGIN)
+        super().__init__(agent, name)
+        agent.start()
+        self.time_factor = time_factor
+        self._first = True
+
+    def turn(self, state: State, opponent_moves: Sequence[str]) -> Turn:
+        first, self._first = self._first, False
+        limit = turn_limit(first, self.time_factor)
+        try:
+            return self._turn(state, None if limit is None else Limit(time=limit - ENGINE_MARGIN))
+        except EngineTimeError as e:
+            return Turn(None, forfeit=("time", str(e)))
+        except EngineError as e:
+            return Turn(None, forfeit=("abandoned", str(e)))
 
 
 @dataclass
@@ -268,7 +301,10 @@ to the arena's time limits: 1000 ms for its first turn, 100 ms for each later on
 from the moment its input is written; start-up before the first turn is not counted, up to
 --startup-grace seconds. --relax-time F multiplies the limits by F; --relax-time alone lifts
 them (an answer must still come within --hard-timeout seconds). A bot that is too slow loses
-on time; one that exits or answers something other than PLAY or SKIP loses the game.
+on time; one that exits or answers something other than PLAY or SKIP loses the game. An
+engine:COMMAND opponent is held to the same limits: it is sent go movetime (the limit less
+{margin:g} ms) and loses on time when its bestmove arrives after the limit; agents think as
+their level does.
 
 opponents (--vs): an agent ({names}),
 cmd:COMMAND for another CodinGame bot, or engine:COMMAND for a program speaking the engine
@@ -290,7 +326,7 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="patchwork cg-host",
         description="Referee a game with a CodinGame Patchwork bot as a player.",
-        epilog=EPILOG.format(names=", ".join(agent_names())),
+        epilog=EPILOG.format(names=", ".join(agent_names()), margin=1000 * ENGINE_MARGIN),
         formatter_class=RawDescriptionHelpFormatter,
     )
     p.add_argument("bot", metavar="BOT_COMMAND", help="the bot's command line (one argument)")
@@ -356,7 +392,7 @@ def _seat(spec: str, seed: int, args: argparse.Namespace, label: str) -> Seat:
         )
     if spec.startswith(ENGINE_PREFIX):
         command = spec[len(ENGINE_PREFIX) :].strip()
-        return AgentSeat(EngineAgent(command, seed=seed), name=spec)
+        return EngineSeat(command, seed, args.relax_time, name=spec)
     return AgentSeat(get_agent(spec, seed=seed), name=spec)
 
 

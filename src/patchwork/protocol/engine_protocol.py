@@ -132,14 +132,14 @@ class OptionSpec:
 
 
 def parse_setoption(args: Sequence[str]) -> tuple[str, str]:
-    """``setoption name N [value V]`` arguments (after the command) as (name, value)."""
-    if not args or args[0] != "name":
-        raise ProtocolError("setoption: write 'setoption name NAME value VALUE'")
-    if "value" in args:
-        v = list(args).index("value")
-        name, value = " ".join(args[1:v]), " ".join(args[v + 1 :])
-    else:
-        name, value = " ".join(args[1:]), ""
+    """``setoption name N value V`` arguments (after the command) as (name, value). Every
+    option takes a value (there are no buttons), so a line without one is refused as
+    malformed rather than read as an option named, say, 'Level level3'."""
+    if args[:1] != ["name"] or "value" not in args:
+        shown = _shown(" ".join(["setoption", *args]))
+        raise ProtocolError(f"setoption: write 'setoption name NAME value VALUE', not {shown!r}")
+    v = list(args).index("value")
+    name, value = " ".join(args[1:v]), " ".join(args[v + 1 :])
     if not name:
         raise ProtocolError("setoption: the option name is missing")
     return name, value

@@ -42,8 +42,6 @@ from .engine_protocol import (
 NAME = "patchwork-game"
 MAX_LINE = 1 << 20
 NODE_BYTES = 40  # one search tree node (see ai/mcts.py)
-INFINITE_SLICE = 1.0  # seconds: an endless search runs in slices so that stop is prompt
-PONDER_LIMIT = 3600.0  # seconds: pondering ends on ponderhit or stop, or when the Hash is full
 LEVELS = ("level1", "level2", "level3", "level4", "level5")
 
 
@@ -103,6 +101,10 @@ class EngineServer:
             except (OSError, ValueError):
                 self.closed = True  # nobody is listening any more
 
+    def fall_silent(self) -> None:
+        with self._out_lock:
+            self.closed = True
+
     def error(self, message: str) -> None:
         self.emit(f"error {' '.join(message.split())}")
 
@@ -144,6 +146,7 @@ class EngineServer:
         command, args = tokens[0], tokens[1:]
         handler: Callable[[list[str]], None] | None = getattr(self, f"cmd_{command}", None)
         if command == "quit":
+            self.fall_silent()  # quit answers nothing, not even a search's bestmove
             return False
         if command not in COMMANDS or handler is None:
             shown = command if len(command) <= 40 else command[:40] + "..."
@@ -310,8 +313,11 @@ class EngineServer:
             agent.choose(new_game(seed=0, rules=self._rules()))
         self._warm = True
 
-    def _iteration_cap(self) -> int:
-        return int(self.values["hash"]) * 2**20 // NODE_BYTES // 2
+    def _capped(self, seconds: float | None = None, iterations: int | None = None) -> Limit:
+        """A limit whose trees fit in the Hash (two nodes an iteration at most, in all): with
+        neither bound, a search until stop that never drops its tree."""
+        cap = int(self.values["hash"]) * 2**20 // NODE_BYTES // 2
+        return Limit(time=seconds, iterations=min(iterations or cap, cap))
 
     def _limit(self, params: GoParams, state: State) -> Limit | None:
         times = []
@@ -331,13 +337,9 @@ class EngineServer:
                 )
             )
         seconds = min(times) if times else None
-        if params.infinite:
-            seconds = INFINITE_SLICE
-        iterations = params.iterations
-        if seconds is None and iterations is None:
+        if seconds is None and params.iterations is None and not params.infinite:
             return None
-        cap = self._iteration_cap()
-        return Limit(time=seconds, iterations=min(iterations or cap, cap))
+        return self._capped(seconds, params.iterations)
 
     def _search(self, agent: Agent, state: State, params: GoParams) -> None:
         try:
@@ -360,61 +362,52 @@ class EngineServer:
             self.emit(Info(seconds=time.perf_counter() - start, pv=(str(move),)).line())
             return str(move)
         if limit is None:
-            limit = agent.default_limit
-            cap = self._iteration_cap()
-            limit = Limit(time=limit.time, iterations=min(limit.iterations or cap, cap))
-        total = 0
+            limit = self._capped(agent.default_limit.time, agent.default_limit.iterations)
 
         def progress(iterations: int, seconds: float) -> None:
             if self._stop.is_set():  # a stop that came before the search had started
                 agent.stop_event.set()
-            self.emit(_progress_info(agent, state, total + iterations, time.perf_counter() - start))
+            self.emit(_progress_info(agent, state, iterations, time.perf_counter() - start))
 
         if params.ponder:
             pondered = self._ponder(agent, state, progress)
             if pondered is not None and self._stop.is_set():  # stop: the pondered move
-                self.emit(_result_info(pondered, pondered.iterations, pondered.seconds).line())
+                self.emit(_result_info(pondered, pondered.seconds).line())
                 return str(pondered.best_move)
             # ponderhit: the clock of go runs from then on, on the tree pondering grew.
-            limit = self._limit(params, state) or agent.default_limit
             if limit.time is not None:
                 spent = time.perf_counter() - self._ponderhit_at
                 limit = Limit(time=max(limit.time - spent, 0.01), iterations=limit.iterations)
             start = time.perf_counter()
-        while True:
-            result = agent.search(state, limit, on_info=progress, candidates=False)
-            total += result.iterations
-            if not params.infinite or self._stop.is_set() or result.exact:
-                break
-            self.emit(_result_info(result, total, time.perf_counter() - start).line())
-        self.emit(_result_info(result, total, time.perf_counter() - start).line())
+        # One search, one tree: go infinite too runs until stop (or a full Hash).
+        result = agent.search(state, limit, on_info=progress, candidates=False)
+        self.emit(_result_info(result, time.perf_counter() - start).line())
         return str(result.best_move)
 
     def _ponder(
         self, agent: MCTSAgent, state: State, progress: Callable[[int, float], None]
     ) -> SearchResult | None:
         """Search until ponderhit or stop: one search (one tree) as long as the Hash allows."""
-        result = None
-        limit = Limit(time=PONDER_LIMIT, iterations=self._iteration_cap())
+        with self._ponder_lock:  # a ponderhit from now on ends this search
+            self._ponder_running = self._pondering.is_set() and not self._stop.is_set()
+        if not self._ponder_running:
+            return None
+        try:
+            result = agent.search(state, self._capped(), on_info=progress, candidates=False)
+        finally:
+            with self._ponder_lock:  # a ponderhit's stop must not end the timed search
+                self._ponder_running = False
+                agent.stop_event.clear()
         while self._pondering.is_set() and not self._stop.is_set():
-            with self._ponder_lock:
-                self._ponder_running = True
-            try:
-                result = agent.search(state, limit, on_info=progress, candidates=False)
-            finally:
-                with self._ponder_lock:  # a ponderhit's stop must not end the timed search
-                    self._ponder_running = False
-                    agent.stop_event.clear()
-            while result.exact and self._pondering.is_set() and not self._stop.is_set():
-                time.sleep(0.01)  # solved: nothing to think about until the answer is wanted
+            time.sleep(0.01)  # solved, or the Hash full: nothing to do until the answer is wanted
         return result
 
 
-def _result_info(result: SearchResult, iterations: int, seconds: float) -> Info:
+def _result_info(result: SearchResult, seconds: float) -> Info:
     return Info(
-        iterations=iterations,
+        iterations=result.iterations,
         seconds=seconds,
-        speed=round(iterations / seconds) if seconds > 0 else None,
+        speed=round(result.iterations / seconds) if seconds > 0 else None,
         nodes=result.nodes,
         win_probability=result.win_probability,
         margin=result.margin,
@@ -438,7 +431,7 @@ def _progress_info(agent: MCTSAgent, state: State, iterations: int, seconds: flo
         partial = agent._result(state, tree, stats, iterations, seconds)
     except Exception:  # the tree is the searcher's: if it cannot be read now, say less
         return info.line()
-    return _result_info(partial, iterations, seconds).line()
+    return _result_info(partial, seconds).line()
 
 
 # -- the command ----------------------------------------------------------------------------------

@@ -27,6 +27,58 @@ def _offer_seconds(text: str) -> float:
     return seconds
 
 
+def _smtp_url(text: str) -> str:
+    """``--smtp``: an SMTP server's URL (mail/smtp.py says which)."""
+    from .mail.smtp import SmtpTarget, SmtpUrlError
+
+    try:
+        SmtpTarget.parse(text)
+    except SmtpUrlError as e:
+        raise argparse.ArgumentTypeError(i18n.fill(e.template, e.params)) from None
+    return text
+
+
+def _mail_after(text: str) -> float:
+    """``--mail-after``: seconds, 0 to 30 days."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= 30 * 86400:
+        raise argparse.ArgumentTypeError(_("give 0 to 2592000 seconds"))
+    return seconds
+
+
+def _mail_scan(text: str) -> float:
+    """``--mail-scan``: seconds, 0.1 to 3600."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = 0.0
+    if not 0.1 <= seconds <= 3600:
+        raise argparse.ArgumentTypeError(_("give 0.1 to 3600 seconds"))
+    return seconds
+
+
+def _public_url(text: str) -> str:
+    """``--public-url``: http(s)://host[:port][/path], without a query."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise argparse.ArgumentTypeError(_("give an address like https://patchwork.example.org"))
+    return text.rstrip("/")
+
+
+def public_url_of(args: argparse.Namespace) -> str:
+    """``--public-url``, or the address this server listens on."""
+    if args.public_url:
+        return str(args.public_url)
+    host = "localhost" if args.host in ("", "0.0.0.0", "::") else args.host
+    host = f"[{host}]" if ":" in host else host
+    return f"http://{host}:{args.port}"
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         formatter_class=HelpFormatter,
@@ -177,6 +229,47 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("prefix of this service's Redis keys and channels (patchwork:)"),
     )
     p.add_argument(
+        "--smtp",
+        type=_smtp_url,
+        metavar="URL",
+        help=_(
+            "send mail about correspondence games through this SMTP server: smtp://host:port, "
+            "smtp+starttls://user:password@host:587 or smtps://user:password@host:465 "
+            "(default: no mail)"
+        ),
+    )
+    p.add_argument(
+        "--mail-from",
+        metavar="ADDRESS",
+        help=_("the From of the mails (default: Patchwork <patchwork@ the public URL's host>)"),
+    )
+    p.add_argument(
+        "--mail-after",
+        type=_mail_after,
+        default=DEFAULTS.mail_after,
+        metavar="S",
+        help=_(
+            "seconds a player must have been away from the site before their turn in a "
+            "correspondence game is mailed to them (3600)"
+        ),
+    )
+    p.add_argument(
+        "--mail-scan",
+        type=_mail_scan,
+        default=DEFAULTS.mail_scan,
+        metavar="S",
+        help=_("seconds between the rounds that find what mail is due and send it (30)"),
+    )
+    p.add_argument(
+        "--public-url",
+        type=_public_url,
+        metavar="URL",
+        help=_(
+            "the address people reach this server at, for the links in mails "
+            "(default: http://HOST:PORT of --host and --port)"
+        ),
+    )
+    p.add_argument(
         "--log-level",
         default="info",
         choices=["critical", "error", "warning", "info", "debug"],
@@ -218,6 +311,11 @@ def settings_from(args: argparse.Namespace) -> Settings:
         waiting_expiry=args.waiting_expiry,
         redis_url=args.redis,
         redis_prefix=args.redis_prefix,
+        smtp_url=args.smtp,
+        mail_from=args.mail_from,
+        mail_after=args.mail_after,
+        mail_scan=args.mail_scan,
+        public_url=public_url_of(args),
     )
 
 

@@ -11,6 +11,7 @@ from ..i18n import _
 from ..i18n.commandline import RawDescriptionHelpFormatter
 from ..options import add_rules_options, positive_int, positive_seconds, rules_from_args
 from ..parallel import add_ray_option
+from ..protocol.agent import TIME_MARGIN
 from .report import print_report
 from .run import TournamentError, run_tournament
 
@@ -22,12 +23,19 @@ time are the exception). Without --time or --iterations each agent thinks as lon
 normally does (levels 3 and 4: 100 and 3,000 iterations, level 5: 5 s). Ctrl-C stops:
 the finished games are reported and written to --out.
 
+A player that fails forfeits the game and the tournament goes on (--stop-on-fault: the
+first failure ends it): one that raises or answers an illegal move, or a cmd: program that
+dies, answers nonsense, or answers more than {margin:g} s after --time (measured from `go`
+to its `bestmove`). The report counts each player's forfeits.
+
 players: {names};
 each with optional settings after @ (level4@iterations=2000,c_uct=0.5);
 or cmd:COMMAND, a program speaking the engine protocol (docs/protocol.md), quoted as one
 argument: "cmd:./mybot --flag". Each worker process starts it once and stops it at the end;
 or py:MODULE:FACTORY[@settings], an agent from a Python module importable from the current
-directory (py:benchmarks.baseline:agent, the frozen searcher that benchmarks measure against).
+directory (py:benchmarks.baseline:agent, the frozen searcher that benchmarks measure against):
+FACTORY(seed=SEED, **settings) in every process that plays it, time= and iterations= as
+limit=Limit(...), any other key=value as a number, true/false or text (docs/protocol.md).
 """
 
 
@@ -35,7 +43,7 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="patchwork tournament",
         description="Play agents against each other and report win rates and Elo.",
-        epilog=EPILOG.format(names=", ".join(agent_names())),
+        epilog=EPILOG.format(names=", ".join(agent_names()), margin=TIME_MARGIN),
         formatter_class=RawDescriptionHelpFormatter,
     )
     p.add_argument(
@@ -71,6 +79,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
     add_rules_options(p)
     p.add_argument("--out", metavar="FILE", help="write the results: FILE.json or FILE.csv")
+    p.add_argument(
+        "--stop-on-fault", action="store_true",
+        help="end the tournament at a player's first failure instead of forfeiting the game",
+    )  # fmt: skip
     return p
 
 
@@ -79,8 +91,9 @@ def _say(message: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``patchwork tournament``: 0 done, 1 an agent failed or --out could not be written,
-    2 bad arguments, 130 interrupted (the finished games are still reported and written)."""
+    """``patchwork tournament``: 0 done, 1 an agent failed (--stop-on-fault) or --out could
+    not be written, 2 bad arguments, 130 interrupted (the finished games are still reported
+    and written)."""
     parser = _parser()
     try:
         args = parser.parse_args(argv)
@@ -106,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
             progress=True,
             out=args.out,
             ray=args.ray,
+            stop_on_fault=args.stop_on_fault,
         )
     except TournamentError as e:
         if e.result is not None:

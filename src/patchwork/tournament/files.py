@@ -18,7 +18,7 @@ OUT_SUFFIXES = (".json", ".csv")
 
 CSV_FIELDS = ("index", "setup", "player0", "player1", "circle_seed", "score0", "score1", "winner",
                "winner_name", "plies", "seconds0", "seconds1", "agent_seed0", "agent_seed1",
-               "circle", "moves")  # fmt: skip
+               "circle", "moves", "forfeit")  # fmt: skip
 
 
 def write_text(path: Path, text: str) -> None:

@@ -1,7 +1,9 @@
 """Playing one game of a tournament, in this process or in a worker process.
 
 Agents are built by name in the process that plays them; an agent that can be reseeded is
-kept for the process's next games, any other is built for one game and closed after it.
+kept for the process's next games, any other is built for one game and closed after it. An
+agent that fails (raises, answers an illegal move, or, as an engine program, answers late)
+forfeits the game, as in cutechess, unless the tournament stops at the first fault.
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ from .schedule import GameSpec
 
 @dataclass(frozen=True)
 class GameResult:
-    """A finished game; ``winner``, ``scores``, ``seconds`` and ``moves_made`` are by seat."""
+    """A finished game; ``winner``, ``scores``, ``seconds`` and ``moves_made`` are by seat.
+    ``forfeit`` says why the loser failed, in a game that ended there (``scores`` are then
+    the position's)."""
 
     spec: GameSpec
     moves: tuple[str, ...]
@@ -32,6 +36,7 @@ class GameResult:
     winner: int
     seconds: tuple[float, float]
     moves_made: tuple[int, int]
+    forfeit: str | None = None
 
     @property
     def plies(self) -> int:
@@ -69,6 +74,7 @@ class GameResult:
             "plies": self.plies,
             "moves_made": list(self.moves_made),
             "seconds": [round(x, 4) for x in self.seconds],
+            "forfeit": self.forfeit,
         }
 
 
@@ -112,8 +118,8 @@ def build_agent(name: str, seed: int | None = None) -> Agent:
 def _python_agent(name: str, seed: int | None) -> Agent:
     """``py:MODULE:FACTORY[@settings]``: an agent that is no part of the package (the frozen
     baseline of benchmarks/, a bot of one's own), imported from the current directory or the
-    Python path, with the same ``@key=value`` settings as the named agents."""
-    target, options = parse_spec(name[len(PYTHON_PREFIX) :])
+    Python path, with the named agents' ``@key=value`` settings and any others of its own."""
+    target, options = parse_spec(name[len(PYTHON_PREFIX) :], open_keys=True)
     module_name, colon, factory_name = target.strip().rpartition(":")
     if not colon or not module_name or not factory_name:
         raise PatchworkError(f"bad agent {name!r}: write py:MODULE:FACTORY, e.g. py:mybot:agent")
@@ -185,18 +191,22 @@ def _play(spec: GameSpec, agents: Sequence[Agent]) -> GameResult | None:
         seconds[played.player] += played.seconds
         made[played.player] += 1
 
+    forfeit = None
     try:
         seats = [_seat(agent, spec.limit) for agent in agents]
         if not play_out(game, seats, on_move=count, stop=_stopped):
             return None
-    except PatchworkError as e:
+        winner = game.state.winner()
+    except Exception as e:  # the agent's own failure: it loses this game
         seat = game.state.current_player  # the failed move was not pushed
         assert seat is not None
-        raise PatchworkError(
-            f"game {spec.index + 1}, move {len(game) + 1}: {spec.agents[seat]} "
-            f"(seat {seat}) failed: {e}"
-        ) from None
-    winner = game.state.winner()
+        forfeit = str(e) if isinstance(e, PatchworkError) else f"{type(e).__name__}: {e}"
+        if spec.stop_on_fault:
+            raise PatchworkError(
+                f"game {spec.index + 1}, move {len(game) + 1}: {spec.agents[seat]} "
+                f"(seat {seat}) failed: {forfeit}"
+            ) from None
+        winner = 1 - seat
     assert winner is not None
     a, b = game.state.scores()
     return GameResult(
@@ -206,4 +216,5 @@ def _play(spec: GameSpec, agents: Sequence[Agent]) -> GameResult | None:
         winner=winner,
         seconds=(seconds[0], seconds[1]),
         moves_made=(made[0], made[1]),
+        forfeit=forfeit,
     )

@@ -6,6 +6,7 @@ import math
 
 from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from ..ai import Limit
@@ -53,7 +54,9 @@ def report(result: TournamentResult) -> list[Table | str]:
         title += f", {rules.edition} rules" + ("" if rules.rotation else ", no rotation")
         title += "" if rules.flip else ", no flip"
     table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0))
-    for name in ("player", "games", "wins", "win %", "95% CI", "Elo", "95% CI", "margin", "s/move"):
+    forfeits = any(p.forfeits for p in s.players)
+    columns = ["player", "games", "wins", "win %", "95% CI", "Elo", "95% CI", "margin", "s/move"]
+    for name in columns + ["forfeits"] * forfeits:
         table.add_column(name, justify="left" if name == "player" else "right")
     for p in s.players:
         lo, hi = p.elo_interval
@@ -68,6 +71,7 @@ def report(result: TournamentResult) -> list[Table | str]:
             "" if anchor or math.isnan(lo) else f"{_elo(lo)}..{_elo(hi)}",
             _margin(p.mean_margin, p.margin_halfwidth),
             "-" if math.isnan(p.seconds_per_move) else f"{p.seconds_per_move:.3f}",
+            *[str(p.forfeits)] * forfeits,
         )
     out: list[Table | str] = [table]
     if len(result.agents) > 2:
@@ -105,7 +109,23 @@ def report(result: TournamentResult) -> list[Table | str]:
         f"first to move won {_pct(s.first_mover_rate)} "
         f"(95% CI {_interval_pct(s.first_mover_interval)}) of {s.first_mover_games} games"
     )
+    out.extend(_forfeits(result))
     return out
+
+
+def _forfeits(result: TournamentResult) -> list[str]:
+    """A line per player who forfeited: how many games, and why the first one was lost."""
+    labels = result.labels
+    lines = []
+    for player, label in enumerate(labels):
+        lost = [g for g in result.games if g.forfeit is not None and g.loser_player == player]
+        if lost:
+            first = lost[0]
+            lines.append(
+                f"{label} forfeited {len(lost)} game(s); the first, game {first.spec.index + 1}"
+                f" at move {first.plies + 1}: {escape(first.forfeit or '')}"
+            )
+    return lines
 
 
 def print_report(result: TournamentResult, console: Console | None = None) -> None:

@@ -28,6 +28,7 @@ class TournamentResult:
     seed: int
     rules: Rules
     planned: int
+    stop_on_fault: bool = False
     games: list[GameResult] = field(default_factory=list)
     interrupted: bool = False
     seconds: float = 0.0
@@ -56,6 +57,7 @@ class TournamentResult:
             "workers": self.workers,
             "seed": self.seed,
             "rules": self.rules.to_dict(),
+            "stop_on_fault": self.stop_on_fault,
             "planned_games": self.planned,
             "completed_games": len(self.games),
             "interrupted": self.interrupted,
@@ -103,6 +105,7 @@ class TournamentResult:
                     "agent_seed1": s.agent_seeds[1],
                     "circle": " ".join(str(x) for x in s.circle),
                     "moves": " ".join(g.moves),
+                    "forfeit": g.forfeit or "",
                 }
             )
         return rows

@@ -23,9 +23,9 @@ from rich.progress import (
 from ..ai import Limit
 from ..engine import PatchworkError, Rules
 from ..parallel import Executor, Hooks, open_executor
+from ..protocol.agent import EngineAgent
 from .files import check_out_path
 from .play import (
-    EXTERNAL_PREFIX,
     GameResult,
     build_agent,
     close_agent,
@@ -41,7 +41,7 @@ HOOKS = Hooks(start=worker_init, finish=close_agents)
 
 
 class TournamentError(PatchworkError):
-    """A game could not be played (an agent failed) or the results could not be written;
+    """An agent failed with ``stop_on_fault`` set, or the results could not be written;
     ``result`` holds the games finished before it happened."""
 
     def __init__(self, message: str, result: TournamentResult | None = None) -> None:
@@ -127,8 +127,8 @@ def _normalise(
         # Unknown names (and engine programs that do not start) fail here, before any game.
         agent = build_agent(name)
         try:
-            if name.startswith(EXTERNAL_PREFIX):
-                getattr(agent, "engine")  # noqa: B009  # starts the program: handshake, isready
+            if isinstance(agent, EngineAgent):
+                agent.start()
         finally:
             close_agent(agent)
     return names, games + games % 2, limit
@@ -144,14 +144,19 @@ def run_tournament(
     progress: bool = True,
     out: str | Path | None = None,
     ray: str | None = None,
+    stop_on_fault: bool = False,
 ) -> TournamentResult:
     """Play a round robin of ``games`` games per pair (an odd number is rounded up, so every
     circle is played from both seats) and return the results.
 
     ``limit`` applies to every move of every agent (None: each agent's own default). Ctrl-C
     stops early: the result keeps the finished games and has ``interrupted`` set. ``out``
-    (.json or .csv) is written at the end either way. Raises PatchworkError for bad input
-    and TournamentError (with the partial result) when an agent fails.
+    (.json or .csv) is written at the end either way. Raises PatchworkError for bad input.
+
+    An agent that fails (raises, answers an illegal move, or, as an engine program, answers
+    more than ``protocol.agent.TIME_MARGIN`` seconds after ``limit.time``) forfeits that game
+    and the tournament goes on; with ``stop_on_fault`` the first failure raises
+    TournamentError (with the games finished before it) instead.
 
     ``workers`` games are played at once, each in its own process (1: in this one). ``ray``
     plays them on the Ray cluster at that address instead (``local``: a Ray of this machine
@@ -163,7 +168,7 @@ def run_tournament(
     rules = Rules() if rules is None else rules
     if out is not None:
         check_out_path(out)
-    specs = schedule(agents, games, seed, rules, limit)
+    specs = schedule(agents, games, seed, rules, limit, stop_on_fault)
     if ray is None:
         workers = min(workers or 1, len(specs))
     executor = open_executor(workers, ray, HOOKS)
@@ -175,6 +180,7 @@ def run_tournament(
         seed=seed,
         rules=rules,
         planned=len(specs),
+        stop_on_fault=stop_on_fault,
     )
     start = time.perf_counter()
     error: str | None = None
@@ -187,7 +193,7 @@ def run_tournament(
 
         try:
             result.interrupted = _play_all(executor, specs, done)
-        except Exception as e:  # an agent's bug ends the run, not the results
+        except Exception as e:  # a fault with stop_on_fault ends the run, not the results
             error = str(e) if isinstance(e, PatchworkError) else f"{type(e).__name__}: {e}"
             cause = e
     result.games.sort(key=lambda g: g.spec.index)

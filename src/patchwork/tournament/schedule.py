@@ -29,6 +29,7 @@ class GameSpec:
     agent_seeds: tuple[int, int]
     rules: Rules
     limit: Limit | None
+    stop_on_fault: bool = False  # an agent's failure ends the tournament, not just its game
 
 
 def derive_seed(*parts: object) -> int:
@@ -39,7 +40,12 @@ def derive_seed(*parts: object) -> int:
 
 
 def schedule(
-    agents: Sequence[str], games: int, seed: int, rules: Rules, limit: Limit | None
+    agents: Sequence[str],
+    games: int,
+    seed: int,
+    rules: Rules,
+    limit: Limit | None,
+    stop_on_fault: bool = False,
 ) -> list[GameSpec]:
     """The games of a round robin, setup by setup, so a stopped tournament is still balanced:
     for every setup each pair plays the circle twice, seats swapped. ``games`` (per pair)
@@ -67,6 +73,7 @@ def schedule(
                         ),
                         rules=rules,
                         limit=limit,
+                        stop_on_fault=stop_on_fault,
                     )
                 )
     return specs

@@ -30,6 +30,7 @@ class PlayerStats:
     mean_margin: float
     margin_halfwidth: float
     seconds_per_move: float
+    forfeits: int  # games lost by failing (a crash, an illegal move, a late answer)
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,7 @@ class Summary:
                     "mean_margin": p.mean_margin,
                     "margin_ci95_halfwidth": p.margin_halfwidth,
                     "seconds_per_move": p.seconds_per_move,
+                    "forfeits": p.forfeits,
                 }
                 for p in self.players
             ],
@@ -109,9 +111,15 @@ def wins(players: int, games: Sequence[GameResult]) -> list[int]:
     return out
 
 
+def _margins(player: int, games: Sequence[GameResult]) -> tuple[float, float]:
+    """Mean margin and its 95% half-width; a forfeited game, stopped midway, has none."""
+    return stats.mean_interval([float(g.margin(player)) for g in games if g.forfeit is None])
+
+
 def summarise(agents: Sequence[str], games: Sequence[GameResult], seed: int) -> Summary:
     """Win rates (Wilson intervals), Elo (from the score for two players, a Bradley-Terry fit
-    with bootstrap intervals for more) and mean margins of the games played so far."""
+    with bootstrap intervals for more) and mean margins of the games played so far; a
+    forfeited game counts as a loss for the player who failed."""
     k = len(agents)
     labels = player_labels(agents)
     played = [[g for g in games if p in g.spec.seats] for p in range(k)]
@@ -132,7 +140,7 @@ def summarise(agents: Sequence[str], games: Sequence[GameResult], seed: int) -> 
     players = []
     for p in range(k):
         gs = played[p]
-        mean, half = stats.mean_interval([float(g.margin(p)) for g in gs])
+        mean, half = _margins(p, gs)
         secs = sum(g.seconds[g.spec.seats.index(p)] for g in gs)
         made = sum(g.moves_made[g.spec.seats.index(p)] for g in gs)
         players.append(
@@ -148,13 +156,14 @@ def summarise(agents: Sequence[str], games: Sequence[GameResult], seed: int) -> 
                 mean_margin=mean,
                 margin_halfwidth=half,
                 seconds_per_move=secs / made if made else math.nan,
+                forfeits=sum(1 for g in gs if g.forfeit is not None and g.loser_player == p),
             )
         )
     pairs = []
     for i, j in combinations(range(k), 2):
         gs = [g for g in games if g.spec.pair == (i, j)]
         wi = sum(1 for g in gs if g.winner_player == i)
-        mean, half = stats.mean_interval([float(g.margin(i)) for g in gs])
+        mean, half = _margins(i, gs)
         pairs.append(
             PairStats(
                 players=(labels[i], labels[j]),

@@ -164,6 +164,25 @@ class Cluster:
 
         await self._receive(self.key("lobby"), lambda _channel, _body: on_change(), connected, None)
 
+    # -- chat (chat/service.py): one channel carrying each chat message once it is stored ------
+
+    async def publish_chat(self, body: dict[str, Any]) -> None:
+        """Tell the other processes of a stored chat message (they send it to their own
+        connections of its room)."""
+        await self.redis.publish(self.key("chat"), json.dumps({**body, "node": self.node}))
+
+    async def listen_chat(
+        self,
+        on_message: Callable[[dict[str, Any]], None],
+        on_connected: Callable[[], Awaitable[None]],
+    ) -> None:
+        """Call ``on_message`` with every other process's chat announcement, and
+        ``on_connected`` after every (re)subscription (what was said meanwhile is in the
+        database); until cancelled."""
+        await self._receive(
+            self.key("chat"), lambda _channel, body: on_message(body), on_connected, None
+        )
+
     # -- sessions (http/sessions.py): one channel naming the account sessions that ended -------
 
     async def publish_sessions_ended(self, session_hashes: list[str]) -> None:

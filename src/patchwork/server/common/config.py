@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +65,26 @@ class Settings:
     # (announcements, leases, presence, rate limits; docs/deploy.md), and its keys' prefix.
     redis_url: str | None = None
     redis_prefix: str = "patchwork:"
+    # Mail about correspondence games (docs/accounts.md, "Mail"): the SMTP server's URL (None:
+    # no mail at all), the From address (None: patchwork@ the public URL's host), how long a
+    # player must have been away before their turn is mailed, and the seconds between the
+    # rounds that queue and send mail.
+    smtp_url: str | None = None
+    mail_from: str | None = None
+    mail_after: float = 3600.0
+    mail_scan: float = 30.0
+    # The address people reach this server at: the links in mails start with it.
+    public_url: str = "http://127.0.0.1:8000"
+
+    @property
+    def mail_sender(self) -> str:
+        """The From of every mail."""
+        if self.mail_from:
+            return self.mail_from
+        host = urlsplit(self.public_url).hostname or ""
+        if not any(c.isalpha() for c in host) or ":" in host:  # an IP address: no mail domain
+            host = "localhost"
+        return f"Patchwork <patchwork@{host}>"
 
     @property
     def is_sqlite(self) -> bool:

@@ -38,6 +38,9 @@ STATUS: dict[str, int] = {
     "invite_invalid": 403,
     "seat_taken": 409,
     "no_rematch_offer": 409,
+    "no_takeback_offer": 409,
+    "takeback_pending": 409,
+    "takeback_declined": 409,
     "claim_too_early": 409,
     "flagged": 409,
     "busy": 429,
@@ -63,6 +66,22 @@ STATUS: dict[str, int] = {
     "game_in_progress": 409,
     # the guided first game (tutorial/)
     "invalid_progress": 400,
+    # people (people/)
+    "blocked": 403,
+    "too_many_listed": 409,
+    # challenges (challenges/)
+    "challenge_not_found": 404,
+    "challenge_closed": 409,
+    "challenge_open": 409,
+    "too_many_challenges": 429,
+    # chat (chat/)
+    "chat_closed": 403,
+    "chat_muted": 403,
+    "chat_repeated": 409,
+    "already_reported": 409,
+    # mail (mail/)
+    "bad_address": 422,
+    "mail_off": 409,
 }
 
 

@@ -163,15 +163,22 @@ class PairedPlayer:
 
     name: str
     user_id: str | None
-    token_hash: str
+    token_hash: str | None  # None: an account plays its seat by its session alone
 
 
 def paired_game_data(
-    rules: Rules, clock: ClockIn | None, rated: bool, players: tuple[PairedPlayer, PairedPlayer]
+    rules: Rules,
+    clock: ClockIn | None,
+    rated: bool,
+    players: tuple[PairedPlayer, PairedPlayer],
+    seat: int | None = None,
+    takebacks: bool = False,
 ) -> tuple[GameData, int]:
-    """The row of an online game between two people who met in the lobby: started at once
-    (no invitation), seat 0 drawn at random; with the seat of ``players[0]``."""
-    seat = secrets.randbelow(2)
+    """The row of an online game between two people who met in the lobby or by a challenge:
+    started at once (no invitation), ``players[0]`` in ``seat`` (None: drawn at random), seat
+    0 first; ``takebacks``: both agreed to takebacks in a rated game. With the seat of
+    ``players[0]``."""
+    seat = secrets.randbelow(2) if seat is None else seat
     seated = (players[0], players[1]) if seat == 0 else (players[1], players[0])
     spec = clock_spec(clock)
     data = new_row(
@@ -192,6 +199,7 @@ def paired_game_data(
         seat0_user=seated[0].user_id,
         seat1_user=seated[1].user_id,
         rated=rated,
+        takebacks=rated and takebacks,
     )
     return data, seat
 

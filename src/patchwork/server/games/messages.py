@@ -77,7 +77,7 @@ class Ack(BaseModel):
     """A request was carried out (its ``state`` or ``update`` came first)."""
 
     type: Literal["ack"] = "ack"
-    of: Literal["move", "undo", "resign", "claim", "rematch"]
+    of: Literal["move", "undo", "resign", "claim", "rematch", "takeback"]
     version: int
     game_id: str | None = Field(default=None, description="rematch: the new game, if any")
     ref: Ref = Field(default=None, description="the request's id")
@@ -140,6 +140,40 @@ class AnalysisMessage(Analysis):
 class Pong(BaseModel):
     type: Literal["pong"] = "pong"
     server_time: float
+    ref: Ref = None
+
+
+class ChatLine(BaseModel):
+    """One message of a chat room (chat/, docs/server.md "Chat")."""
+
+    id: int = Field(description="unique and increasing: a client shows each id once")
+    name: str = Field(description="who said it: an account's name, or a guest player's seat's")
+    account: bool = Field(description="the author is an account (its name links its profile)")
+    seat: int | None = Field(description="in a players' room: the author's seat")
+    text: str = Field(description="the words (a preset's in English: show preset's instead)")
+    preset: str | None = Field(description="a preset phrase's key: shown in the reader's language")
+    at: float = Field(description="epoch seconds")
+    mine: bool = Field(description="said by this connection's player")
+
+
+class ChatMessage(BaseModel):
+    """Messages of the connection's chat room: after ``hello`` the room's latest (``history``
+    true), then each new one as it is said. Sent on the game and the lobby websockets."""
+
+    type: Literal["chat"] = "chat"
+    room: Literal["players", "spectators", "lobby"]
+    history: bool
+    lines: list[ChatLine]
+    can_send: bool = Field(description="whether this connection may write in the room")
+    refusal: str | None = Field(default=None, description="why not, in the connection's language")
+
+
+class ChatAck(BaseModel):
+    """A chat message was stored (``of`` chat), or a report taken (``of`` chat_report)."""
+
+    type: Literal["chat_ack"] = "chat_ack"
+    of: Literal["chat", "chat_report"]
+    message_id: int
     ref: Ref = None
 
 

@@ -49,6 +49,15 @@ class RulesIn(BaseModel):
     )
 
 
+class PairRules(BaseModel):
+    """The rules of a game between two people (a lobby seek's, a challenge's): no solo mode."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    edition: Literal["revised", "original"] = "revised"
+    rotation: bool = True
+    flip: bool = True
+
+
 class ClockIn(BaseModel):
     """Fischer: ``initial`` seconds each plus ``increment`` seconds per move; or
     correspondence: ``days`` for each move."""
@@ -131,6 +140,11 @@ class RematchIn(BaseModel):
     action: Literal["offer", "accept", "decline"] = "offer"
 
 
+class TakebackIn(BaseModel):
+    model_config = STRICT
+    action: Literal["ask", "accept", "decline", "cancel"]
+
+
 class AnalysisIn(BaseModel):
     model_config = STRICT
     ply: Ply | None = Field(default=None, description="analyse after this many moves")
@@ -172,12 +186,53 @@ class RematchMsg(_Msg):
     action: Literal["offer", "accept", "decline"] = "offer"
 
 
+class TakebackMsg(_Msg):
+    type: Literal["takeback"]
+    action: Literal["ask", "accept", "decline", "cancel"]
+
+
 class AnalysisMsg(_Msg):
     type: Literal["analysis"]
     ply: Ply | None = None
 
 
+# Chat (chat/, docs/server.md "Chat"), on this socket and the lobby's: here so that both
+# closed sets can hold them.
+ChatPreset = Literal["hi", "gl", "gg", "wp", "thanks"]
+
+
+class ChatSendMsg(_Msg):
+    """Say something in the connection's chat room: ``text`` (1-140 characters once cleaned)
+    or a ``preset`` phrase's key, not both."""
+
+    type: Literal["chat"]
+    text: str | None = Field(default=None, max_length=600)
+    preset: ChatPreset | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> ChatSendMsg:
+        if (self.text is None) == (self.preset is None):
+            raise ValueError("send either text or preset")
+        return self
+
+
+class ChatReportMsg(_Msg):
+    """Report a message of the connection's chat room (accounts only; once per message)."""
+
+    type: Literal["chat_report"]
+    message_id: int = Field(ge=1, le=2**63 - 1)
+    reason: Literal["abuse", "spam", "other"]
+
+
 ClientMessage = Annotated[
-    HelloMsg | MoveMsg | UndoMsg | SimpleMsg | RematchMsg | AnalysisMsg,
+    HelloMsg
+    | MoveMsg
+    | UndoMsg
+    | SimpleMsg
+    | RematchMsg
+    | AnalysisMsg
+    | TakebackMsg
+    | ChatSendMsg
+    | ChatReportMsg,
     Field(discriminator="type"),
 ]

@@ -223,6 +223,15 @@ class PositionView(BaseModel):
     winner: int | None
 
 
+class TakebackView(BaseModel):
+    """Asking to take back a move in an online game between people (docs/server.md)."""
+
+    allowed: bool = Field(description="casual, or rated with both players' agreement")
+    offered_by: Seat | None = Field(description="the seat asking, until answered")
+    declined: Seat | None = Field(description="declined: it asks again after the next move")
+    can_ask: list[bool] = Field(description="per seat: it may ask now")
+
+
 class PlayView(PositionView):
     """What a move can change: the position, the status, the clock, the result."""
 
@@ -230,6 +239,7 @@ class PlayView(PositionView):
     clock: ClockView | None
     result: ResultView | None
     undo_available: bool
+    takeback: TakebackView
 
 
 class RematchView(BaseModel):
@@ -415,13 +425,24 @@ class UndoEvent(_Event):
     kind: Literal["undo"]
     removed: list[str] = Field(description="the moves taken back")
     ply: int = Field(description="the moves kept")
+    asked_by: Seat | None = Field(default=None, description="a takeback: the seat that asked")
 
 
 class SeatEvent(_Event):
     """``resign`` (who resigned), ``flag`` (who ran out of time), ``claim`` (who claimed),
-    ``rematch_offer`` and ``rematch_decline`` (who offered or declined)."""
+    ``rematch_offer`` and ``rematch_decline`` (who offered or declined), ``takeback_offer``,
+    ``takeback_decline`` and ``takeback_cancel`` (who asked, declined or cancelled)."""
 
-    kind: Literal["resign", "flag", "claim", "rematch_offer", "rematch_decline"]
+    kind: Literal[
+        "resign",
+        "flag",
+        "claim",
+        "rematch_offer",
+        "rematch_decline",
+        "takeback_offer",
+        "takeback_decline",
+        "takeback_cancel",
+    ]
     seat: Seat
 
 

@@ -27,8 +27,8 @@ from ..common.errors import ServerError, not_found, refused_move
 from ..common.tasks import Background
 from ..common.tokens import token_hash
 from ..storage.models import EventData, GameData, UserData
-from ..storage.store import AddEvent, DeleteMoves, InsertGame, StaleWrite, Store, UpdateGame, Write
-from . import guards
+from ..storage.store import AddEvent, InsertGame, StaleWrite, Store, UpdateGame, Write
+from . import guards, rematches
 from .ai_turns import AITurns
 from .catch_up import SYNC_EVENTS, CatchUp
 from .changes import Changes, finish, state_message, sync_message, turn_start
@@ -259,14 +259,16 @@ class GameService:
         live = LiveGame.build(data, [])
         data.turn_started = turn_start(live, live.game.state, time.time())
         event = EventData(data.id, 1, "created", {"mode": data.mode})
+        hooked = self.changes.hooked_new(live)  # stored with it (changes.py)
         try:
-            await self.store.commit([*claims, InsertGame(data), AddEvent(event)])
+            await self.store.commit([*claims, InsertGame(data), AddEvent(event), *hooked.writes])
         except StaleWrite:
             raise
         except Exception:
             log.exception("starting a paired game failed")
             raise ServerError("unavailable", N_("the database is unavailable")) from None
         self._begin(live)
+        hooked.done()
         return live
 
     @staticmethod
@@ -354,21 +356,9 @@ class GameService:
             keep = max((i for i, s in enumerate(live.movers) if s in humans), default=None)
             if keep is None:
                 raise ServerError("nothing_to_undo", N_("there is no move of yours to take back"))
-            removed = [str(m) for m in live.game.moves[keep:]]
             back_to = live.game.states[keep]
             fields = {"turn_started": turn_start(live, back_to, time.time())}
-            event = await self.changes.commit(
-                live,
-                "undo",
-                {"removed": removed, "ply": keep},
-                fields,
-                [DeleteMoves(live.id, keep + 1)],
-            )
-            for _ in removed:  # stored: now the game in memory goes back too
-                live.game.pop()
-            live.movers = live.movers[:keep]
-            live.invalidate()
-            self.changes.announce(live, event)
+            await self.changes.take_back(live, keep, fields)
         return live
 
     async def resign(self, game_id: str, caller: Caller) -> LiveGame:
@@ -418,6 +408,8 @@ class GameService:
                 raise ServerError("game_not_over", N_("a rematch can be had once the game is over"))
             if data.rematch_id is not None:
                 return live, data.rematch_id
+            if rematches.between_accounts(data):
+                raise rematches.by_challenge()
             seat = min(seats)
             offer = data.rematch_offer
             both_here = data.mode != "online" or len(seats) == 2
@@ -447,14 +439,16 @@ class GameService:
         live = LiveGame.build(data, [])
         data.turn_started = turn_start(live, live.game.state, time.time())
         created = EventData(data.id, 1, "created", {"mode": data.mode, "parent_id": old.id})
+        hooked = self.changes.hooked_new(live)
         event = await self.changes.commit(
             old,
             "rematch",
             {"game_id": data.id},
             {"rematch_id": data.id, "rematch_offer": None},
-            [InsertGame(data), AddEvent(created)],
+            [InsertGame(data), AddEvent(created), *hooked.writes],
         )
         self._begin(live)
+        hooked.done()
         self.changes.announce(old, event)
         return data.id
 

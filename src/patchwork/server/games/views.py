@@ -52,6 +52,7 @@ from .schemas import (
     ResultView,
     ScoreParts,
     SeatView,
+    TakebackView,
 )
 
 
@@ -301,6 +302,24 @@ def play_view(data: GameData, state: State, movers: list[int]) -> PlayView:
             and data.status == "active"
             and any(s in human_seats for s in movers)
         ),
+        takeback=takeback_view(data, movers),
+    )
+
+
+def takebacks_allowed(data: GameData) -> bool:
+    """The takeback rule (docs/server.md, "Takebacks"): an online game between people allows
+    them when casual, and when rated only if both players agreed when it was made."""
+    return data.mode == "online" and (not data.rated or data.takebacks)
+
+
+def takeback_view(data: GameData, movers: list[int]) -> TakebackView:
+    allowed = takebacks_allowed(data)
+    open_ = allowed and data.status == "active" and data.takeback_offer is None
+    return TakebackView(
+        allowed=allowed,
+        offered_by=data.takeback_offer,  # type: ignore[arg-type]
+        declined=data.takeback_declined,  # type: ignore[arg-type]
+        can_ask=[open_ and data.takeback_declined != s and s in movers for s in (0, 1)],
     )
 
 

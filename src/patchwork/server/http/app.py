@@ -21,6 +21,8 @@ from ...i18n import N_, Translator, translator
 from ..accounts.service import Accounts
 from ..aipool.runner import AIRunner
 from ..analysis.service import AnalysisBoard
+from ..challenges.service import Challenges
+from ..chat.service import Chat
 from ..cluster.node import ClusterNode
 from ..cluster.redis_cluster import Cluster
 from ..common.config import Settings
@@ -32,6 +34,9 @@ from ..games.schemas import ErrorResponse
 from ..games.service import GameService
 from ..games.upkeep import Upkeep
 from ..lobby.service import Lobby
+from ..mail.service import Mailer
+from ..notifications.service import Notifications
+from ..people.hub import People
 from ..ratings import rating
 from ..reviews.service import Reviews
 from ..storage.store import Store
@@ -39,11 +44,16 @@ from ..tutorial.service import FirstReviews
 from . import (
     accounts,
     analysis,
+    challenges,
     game_socket,
     games,
     languages,
     lobby_socket,
+    mail,
+    me_socket,
+    notifications,
     pages,
+    people,
     players,
     puzzles,
     tutorial,
@@ -122,6 +132,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         node = None if cluster is None else ClusterNode(cluster)
         service = GameService(settings, store, ai, hub, rating, node)
         app.state.service = service
+        people_hub = People(store, cluster)  # started below; delivers from the first change
+        app.state.people = people_hub
+        notes = Notifications(store, people_hub)
+        app.state.notifications = notes
+        service.changes.hooks.append(notes.on_game_change)  # in each change's transaction
         sockets = SessionSockets(cluster)
         app.state.session_sockets = sockets
         app.state.accounts = Accounts(store, cluster, service.stored_elsewhere, sockets.ended)
@@ -143,6 +158,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lobby = Lobby(service, cluster)
         app.state.lobby = lobby
         await lobby.start()
+        chat = Chat(store, cluster)
+        app.state.chat = chat
+        await chat.start()
+        await people_hub.start()
+        challenge_service = Challenges(service, people_hub, cluster, notes)
+        app.state.challenges = challenge_service
+        await challenge_service.start()
+        mailer = Mailer(settings, store, people_hub.online)
+        app.state.mailer = mailer
+        await mailer.start()
         log.info(
             "patchwork server ready (database %s; schema %.2f s, engine %.2f s, games %.2f s)",
             store.engine.url.render_as_string(),
@@ -156,6 +181,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if listening is not None:
                 listening.cancel()
                 await asyncio.gather(listening, return_exceptions=True)
+            await mailer.close()
+            await challenge_service.close()
+            await people_hub.close()
+            await chat.close()
             await lobby.close()
             await upkeep.close()
             await reviews.close()
@@ -233,6 +262,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         players,
         game_socket,
         lobby_socket,
+        me_socket,
+        people,
+        notifications,
+        challenges,
+        mail,
         languages,
         pages,
     )

@@ -18,15 +18,18 @@ from pydantic import Field, TypeAdapter
 from starlette.websockets import WebSocketDisconnect
 
 from ...i18n import N_
+from ..chat.service import Chat, Member
 from ..common.errors import ServerError
 from ..common.ratelimit import TokenBucket
-from ..games import assist
+from ..games import assist, takebacks
 from ..games.changes import state_message
 from ..games.hub import Connection
 from ..games.live import Caller
 from ..games.messages import (
     Ack,
     AnalysisMessage,
+    ChatAck,
+    ChatMessage,
     ErrorMessage,
     HintMessage,
     Pong,
@@ -39,11 +42,14 @@ from ..games.messages import (
 )
 from ..games.requests import (
     AnalysisMsg,
+    ChatReportMsg,
+    ChatSendMsg,
     ClientMessage,
     HelloMsg,
     MoveMsg,
     RematchMsg,
     SimpleMsg,
+    TakebackMsg,
     UndoMsg,
 )
 from ..games.service import GameService
@@ -67,6 +73,8 @@ Message = (
     | ReviewProgressMessage
     | ReviewMessage
     | Pong
+    | ChatMessage
+    | ChatAck
 )
 ServerMessage = Annotated[Message, Field(discriminator="type")]
 server_messages: TypeAdapter[Any] = TypeAdapter(ServerMessage)
@@ -125,12 +133,26 @@ async def _game_socket(websocket: WebSocket, game_id: str, lang: str) -> None:
     conn = Connection(websocket, live.id, seats, bucket, who)
     writer = asyncio.create_task(conn.writer())
 
+    chat: Chat = websocket.app.state.chat
+    member: Member | None = None
+
     async def handle(msg: Any, ref: Any) -> str | None:
+        if isinstance(msg, ChatSendMsg | ChatReportMsg):  # chat/service.py
+            if member is None:
+                raise ServerError(
+                    "chat_closed",
+                    N_("this game has no chat: players chat in games between two people"),
+                )
+            return encode(await chat.handle(member, msg, ref))
         reply = await _dispatch(svc, conn, msg, ref)
         return None if reply is None else encode(reply)
 
     try:
         await svc.attach(conn, hello.last_version)
+        address = websocket.client.host if websocket.client else "-"
+        member = await chat.game_member(conn, live.data, seats, lang, address)
+        if member is not None:
+            await chat.join(member)
         await sockets.serve(
             conn, lang, settings.max_message_bytes, settings.ws_rate, _messages, handle
         )
@@ -140,6 +162,8 @@ async def _game_socket(websocket: WebSocket, game_id: str, lang: str) -> None:
         conn.send_text(error_text(e, lang=lang))
         conn.close(CLOSE_UNAVAILABLE, "try again")
     finally:
+        if member is not None:
+            chat.leave(member)
         svc.detach(conn)
         await sockets.finish(conn, writer)
 
@@ -149,7 +173,7 @@ async def _dispatch(svc: GameService, conn: Connection, msg: Any, ref: Any) -> M
     who = conn.caller
     if isinstance(msg, HelloMsg):
         raise ServerError("invalid_message", N_("hello is sent once, first"))
-    plays = isinstance(msg, MoveMsg | UndoMsg | RematchMsg | AnalysisMsg) or (
+    plays = isinstance(msg, MoveMsg | UndoMsg | RematchMsg | AnalysisMsg | TakebackMsg) or (
         isinstance(msg, SimpleMsg) and msg.type in ("resign", "claim", "hint")
     )
     if plays and not conn.seats:
@@ -163,6 +187,9 @@ async def _dispatch(svc: GameService, conn: Connection, msg: Any, ref: Any) -> M
     if isinstance(msg, RematchMsg):
         live, new_id = await svc.rematch(game_id, who, msg.action)
         return Ack(of="rematch", version=live.version, game_id=new_id, ref=ref)
+    if isinstance(msg, TakebackMsg):
+        live = await takebacks.takeback(svc, game_id, who, msg.action)
+        return Ack(of="takeback", version=live.version, ref=ref)
     if isinstance(msg, AnalysisMsg):
         analysis = await assist.analysis(svc, game_id, who, msg.ply)
         return AnalysisMessage(**dict(analysis), ref=ref)

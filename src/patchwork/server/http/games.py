@@ -11,8 +11,16 @@ from ... import __version__
 from ...i18n import N_
 from ..common.errors import ServerError, request_language
 from ..common.limits import MAX_COUNT
-from ..games import assist, reading
-from ..games.requests import AnalysisIn, CreateGame, JoinGame, MoveIn, RematchIn, VersionIn
+from ..games import assist, reading, takebacks
+from ..games.requests import (
+    AnalysisIn,
+    CreateGame,
+    JoinGame,
+    MoveIn,
+    RematchIn,
+    TakebackIn,
+    VersionIn,
+)
 from ..games.schemas import (
     ActionResult,
     Analysis,
@@ -170,6 +178,16 @@ async def post_rematch(
     action = "offer" if body is None else body.action
     live, new_id = await svc.rematch(game_id, who, action)
     return RematchResult(game_id=new_id, offered_by=live.data.rematch_offer, game=live.view())
+
+
+@router.post(
+    "/api/games/{game_id}/takeback", response_model=ActionResult, tags=["play"], responses=ERRORS
+)
+async def post_takeback(game_id: str, body: TakebackIn, svc: Service, who: Who) -> ActionResult:
+    """Ask to take back your last move (online games between people; a rated one only if both
+    agreed when it was made), or accept, decline or cancel such a request."""
+    live = await takebacks.takeback(svc, game_id, who, body.action)
+    return ActionResult(version=live.version, game=live.view())
 
 
 @router.post("/api/games/{game_id}/hint", response_model=Hint, tags=["ai"], responses=ERRORS)

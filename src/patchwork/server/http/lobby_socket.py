@@ -17,11 +17,13 @@ from fastapi import APIRouter, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
 from ...i18n import N_
+from ..chat.service import Chat
 from ..common.errors import ServerError
 from ..common.ratelimit import TokenBucket
 from ..games.hub import Connection
 from ..games.live import GUEST, Caller
 from ..games.messages import Pong
+from ..games.requests import ChatReportMsg, ChatSendMsg
 from ..lobby.clients import LobbyClient, guest_name
 from ..lobby.messages import (
     LobbyAck,
@@ -82,11 +84,18 @@ async def _lobby_socket(websocket: WebSocket, lang: str) -> None:
     client = LobbyClient(conn, user, name, lang)
     writer = asyncio.create_task(conn.writer())
 
+    chat: Chat = websocket.app.state.chat
+    address = websocket.client.host if websocket.client else "-"
+    member = chat.lobby_member(conn, None if user is None else user.id, name, lang, address)
+
     async def handle(msg: Any, ref: Any) -> str:
+        if isinstance(msg, ChatSendMsg | ChatReportMsg):  # the lobby's room (chat/service.py)
+            return encode(await chat.handle(member, msg, ref))
         return encode(await _dispatch(lobby, client, msg, ref))
 
     try:
         await lobby.join(client)
+        await chat.join(member)
         await sockets.serve(
             conn, lang, settings.max_message_bytes, settings.ws_rate, lobby_client_messages, handle
         )
@@ -96,6 +105,7 @@ async def _lobby_socket(websocket: WebSocket, lang: str) -> None:
         conn.send_text(error_text(e, None, lang))
         conn.close(CLOSE_UNAVAILABLE, "try again")
     finally:
+        chat.leave(member)
         await lobby.leave(client)
         await sockets.finish(conn, writer)
 

@@ -49,7 +49,7 @@ async def play(game_id: str) -> FileResponse:
 
 # The pages of accounts, the lobby, ratings, the analysis board, the puzzles and the guided
 # first game (docs/accounts.md, docs/web.md): the same page, which reads the path.
-PAGES = ("/signin", "/signup", "/account", "/lobby", "/leaderboard", "/me/games")
+PAGES = ("/signin", "/signup", "/account", "/lobby", "/leaderboard", "/me/games", "/following")
 for _path in (*PAGES, "/analysis", "/puzzles", "/learn"):
     router.add_api_route(_path, _index, methods=["GET"])
 

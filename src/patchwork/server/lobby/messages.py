@@ -10,8 +10,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, model_validator
 
 from ...ai.levels import LEVELS
-from ..games.messages import ErrorMessage, Pong
-from ..games.requests import ClockIn, Seat
+from ..games.messages import ChatAck, ChatMessage, ErrorMessage, Pong
+from ..games.requests import ChatReportMsg, ChatSendMsg, ClockIn, PairRules, Seat
 
 Ref = str | int | None
 RATING_LIMIT = 4000  # no rating goes near it; bounds what a range may hold
@@ -25,13 +25,7 @@ class _Msg(BaseModel):
     id: Ref = Field(default=None, description="echoed back as ref in the reply")
 
 
-class SeekRules(BaseModel):
-    """The rules of a game between two people (no solo mode in the lobby)."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-    edition: Literal["revised", "original"] = "revised"
-    rotation: bool = True
-    flip: bool = True
+SeekRules = PairRules  # a seek's rules: those of any game between two people (no solo mode)
 
 
 class LobbyHelloMsg(_Msg):
@@ -86,7 +80,14 @@ class LobbyPingMsg(_Msg):
 
 
 LobbyClientMessage = Annotated[
-    LobbyHelloMsg | SeekMsg | SeekRefMsg | QuickMsg | PlayBotMsg | LobbyPingMsg,
+    LobbyHelloMsg
+    | SeekMsg
+    | SeekRefMsg
+    | QuickMsg
+    | PlayBotMsg
+    | LobbyPingMsg
+    | ChatSendMsg  # the lobby's chat room (chat/)
+    | ChatReportMsg,
     Field(discriminator="type"),
 ]
 lobby_client_messages: TypeAdapter[Any] = TypeAdapter(LobbyClientMessage)
@@ -193,7 +194,15 @@ class LobbyAck(BaseModel):
 
 
 LobbyMessage = (
-    LobbyWelcome | SeeksChanged | PairedMessage | BotGame | LobbyAck | ErrorMessage | Pong
+    LobbyWelcome
+    | SeeksChanged
+    | PairedMessage
+    | BotGame
+    | LobbyAck
+    | ErrorMessage
+    | Pong
+    | ChatMessage  # the lobby's chat room (chat/)
+    | ChatAck
 )
 LobbyServerMessage = Annotated[LobbyMessage, Field(discriminator="type")]
 lobby_server_messages: TypeAdapter[Any] = TypeAdapter(LobbyServerMessage)

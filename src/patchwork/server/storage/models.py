@@ -33,6 +33,7 @@ from sqlalchemy import (
     Table,
     UniqueConstraint,
     false,
+    text,
 )
 
 metadata = MetaData(
@@ -93,6 +94,9 @@ games = Table(
     # Both players agreed, when the game was made, that a rated game's moves may be taken back
     # (games/takebacks.py); a casual game between people allows takebacks anyway.
     Column("takebacks", Boolean, nullable=False, default=False, server_default=false()),
+    Column("takeback_offer", Integer, nullable=True),  # the seat asking to take back, if any
+    # The seat whose takeback was declined: it may not ask again until the next move.
+    Column("takeback_declined", Integer, nullable=True),
     Index("ix_games_status", "status"),
     Index("ix_games_seat0_user", "seat0_user"),
     Index("ix_games_seat1_user", "seat1_user"),
@@ -289,6 +293,16 @@ challenges = Table(
     Column("answered_at", DateTime(timezone=True), nullable=True),
     Index("ix_challenges_challenged_id", "challenged_id"),
     Index("ix_challenges_challenger_id", "challenger_id"),
+    Index("ix_challenges_status", "status", "expires_at"),  # the open ones that lapsed
+    # One open challenge from one player to another (challenges/store.py).
+    Index(
+        "uq_challenges_open_pair",
+        "challenger_id",
+        "challenged_id",
+        unique=True,
+        sqlite_where=text("status = 'open'"),
+        postgresql_where=text("status = 'open'"),
+    ),
 )
 
 # Chat (server/chat): the messages of each room ("lobby", "game:<id>" for its players,
@@ -301,6 +315,8 @@ chat_messages = Table(
     Column("user_id", ID, ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
     Column("name", String(64), nullable=False),
     Column("text", String(400), nullable=False),
+    Column("preset", String(8), nullable=True),  # a preset phrase's key: each reader's language
+    Column("seat", Integer, nullable=True),  # the author's seat, in a game's players' room
     Column("created_at", DateTime(timezone=True), nullable=False),
     Index("ix_chat_messages_room", "room", "id"),
 )
@@ -346,11 +362,12 @@ mail_addresses = Table(
     metadata,
     Column("user_id", ID, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
     Column("address", String(254), nullable=False),
+    # When the address was set, or its confirmation last sent (the link lasts a week from it).
     Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("confirm_hash", TOKEN, nullable=True),  # until the address is confirmed
+    Column("confirm_hash", TOKEN, nullable=True, unique=True),  # until the address is confirmed
     Column("confirmed_at", DateTime(timezone=True), nullable=True),
-    Column("stop_hash", TOKEN, nullable=False),  # the one-click stop link's secret
-    Column("stopped_at", DateTime(timezone=True), nullable=True),
+    Column("stopped_at", DateTime(timezone=True), nullable=True),  # a mail's stop link was used
+    Column("lang", String(16), nullable=False),  # the language its mails are written in
 )
 
 mails = Table(
@@ -358,6 +375,8 @@ mails = Table(
     metadata,
     Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True),
     Column("user_id", ID, ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    # What the mail is about, once: "turn:<game>:<version>", so no mail is queued twice.
+    Column("key", String(64), nullable=False, unique=True),
     Column("kind", String(16), nullable=False),
     Column("data", JSON, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
@@ -365,7 +384,12 @@ mails = Table(
     Column("claimed_until", DateTime(timezone=True), nullable=True),
     Column("sent_at", DateTime(timezone=True), nullable=True),
     Column("attempts", Integer, nullable=False, default=0),
+    # The hash of the address it went (goes) to, and of the secret of its one-click stop link
+    # (set when it is claimed for sending: the secret itself is only in the mail).
+    Column("sent_to", TOKEN, nullable=True),
+    Column("stop_hash", TOKEN, nullable=True),
     Index("ix_mails_sent_at", "sent_at"),
+    Index("ix_mails_sent_to", "sent_to"),
 )
 
 
@@ -418,6 +442,8 @@ class GameData:
     rated: bool = False
     ratings: list[dict[str, Any] | None] | None = None
     takebacks: bool = False
+    takeback_offer: int | None = None
+    takeback_declined: int | None = None
 
     @classmethod
     def from_row(cls, row: Any) -> GameData:

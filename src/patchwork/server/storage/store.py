@@ -36,7 +36,18 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 
-from .models import EventData, GameData, MoveData, ReviewData, events, games, moves, reviews, seeks
+from .models import (
+    EventData,
+    GameData,
+    MoveData,
+    ReviewData,
+    challenges,
+    events,
+    games,
+    moves,
+    reviews,
+    seeks,
+)
 
 T = TypeVar("T")
 log = logging.getLogger("patchwork.server")
@@ -92,7 +103,38 @@ class ClaimSeek:
     keep_until: dt.datetime
 
 
-Write = InsertGame | UpdateGame | AddMoves | DeleteMoves | AddEvent | AddReview | ClaimSeek
+@dataclass(frozen=True)
+class ClaimChallenge:
+    """Accept an open challenge to a named player with the game ``game_id``
+    (challenges/service.py): only one still open and not lapsed (else StaleWrite), so that a
+    challenge accepted twice, on any processes, makes one game."""
+
+    challenge_id: str
+    game_id: str
+    now: dt.datetime
+
+
+@dataclass(frozen=True)
+class Execute:
+    """Rows of a domain above games written in the same transaction as a game's change (a
+    notification of a move: games/changes.py ``Changes.hooks``): ``run(conn)`` executes its
+    statements. It may run more than once (a group commit that failed is retried list by
+    list: see above); whatever it remembers of a run must be replaced by the next."""
+
+    run: Callable[[Connection], None]
+
+
+Write = (
+    InsertGame
+    | UpdateGame
+    | AddMoves
+    | DeleteMoves
+    | AddEvent
+    | AddReview
+    | ClaimSeek
+    | ClaimChallenge
+    | Execute
+)
 
 # Statements built once: the columns to set come with the parameters of each execution, so
 # SQLAlchemy compiles each shape once and a write builds no statement (a move's writes cost
@@ -318,6 +360,20 @@ class Store:
             )
             if taken.rowcount != 1:
                 raise StaleWrite(f"seek {w.seek_id} is gone or taken")
+        elif isinstance(w, Execute):
+            w.run(conn)
+        elif isinstance(w, ClaimChallenge):
+            taken = conn.execute(
+                update(challenges)
+                .where(
+                    challenges.c.id == w.challenge_id,
+                    challenges.c.status == "open",
+                    challenges.c.expires_at > w.now,
+                )
+                .values(status="accepted", game_id=w.game_id, answered_at=w.now)
+            )
+            if taken.rowcount != 1:
+                raise StaleWrite(f"challenge {w.challenge_id} is no longer open")
         else:
             e = w.event
             conn.execute(

@@ -6,6 +6,7 @@ import { api } from "./api.js";
 import { currentAccount, nextPath, ratingText, setAccount } from "./account.js";
 import { _, fmt } from "./i18n.js";
 import { confirmDialog, errorText, h, toast } from "./ui.js";
+import { mailSection } from "./mailsettings.js";
 
 export function pageTitle(text) {
   document.title = fmt(_("{page} – Patchwork"), { page: text });
@@ -250,6 +251,7 @@ export function renderAccount(root, { navigate }) {
         h("a", { href: `/players/${encodeURIComponent(me.name)}`, "data-link": "1", text: _("Your profile") })]),
       h("p", { class: "muted", text: fmt(_("Rating: {rating}"), { rating: ratingText(me.rating, me.provisional) }) }),
     ]),
+    mailSection(),
     passwordForm,
     deleteForm,
   ]));

@@ -95,5 +95,21 @@ export const api = {
   deleteAccount: (password) => request("DELETE", "/api/account", { password }),
   myGames: (status) => request("GET", `/api/account/games?status=${encodeURIComponent(status)}`),
   player: (name) => request("GET", `/api/players/${encodeURIComponent(name)}`),
+  // People (docs/server.md "People"): who is online, a player's standing with you, follows, blocks.
+  online: (limit = 50) => request("GET", `/api/people/online?limit=${limit}`),
+  standing: (name) => request("GET", `/api/players/${encodeURIComponent(name)}/standing`),
+  following: () => request("GET", "/api/me/following"),
+  relate: (name, what, on) =>
+    request(on ? "PUT" : "DELETE", `/api/players/${encodeURIComponent(name)}/${what}`),
+  // Challenges (docs/server.md "Challenges"): to a named player, or a rematch (rematch_of).
+  challenges: () => request("GET", "/api/challenges"),
+  challengeOf: (id) => request("GET", `/api/challenges/${encodeURIComponent(id)}`),
+  challenge: (body) => request("POST", "/api/challenges", body),
+  answerChallenge: (id, action, body) =>
+    request("POST", `/api/challenges/${encodeURIComponent(id)}/${action}`, body),
+  // Notifications (docs/server.md "Notifications"): the list, newest first; marking it read.
+  notifications: (before) =>
+    request("GET", `/api/notifications?limit=20${before ? `&before=${before}` : ""}`),
+  readNotifications: (ids) => request("POST", "/api/notifications/read", ids ? { ids } : { all: true }),
   leaderboard: (limit = 50) => request("GET", `/api/leaderboard?limit=${limit}`),
 };

@@ -9,6 +9,7 @@ import { currentAccount, onAccount, ratingText, refreshAccount, signOut } from "
 import { renderAccount, renderSignIn, renderSignUp } from "./accountpages.js";
 import { LobbyScreen } from "./lobby.js";
 import { renderLeaderboard, renderMyGames, renderProfile } from "./players.js";
+import { renderFollowing } from "./people.js";
 import { _, fmt, availableLanguages, loadLanguage, preferredLanguage, saveLanguage } from "./i18n.js";
 import { GameScreen } from "./game.js";
 import { ReplayScreen } from "./replay.js";
@@ -17,6 +18,9 @@ import { PuzzleScreen } from "./puzzles.js";
 import { TutorialScreen } from "./tutorial.js";
 import { renderStart } from "./start.js";
 import { installDefs } from "./svg.js";
+import { startMe } from "./me.js";
+import { notificationBell, startNotifications } from "./notifications.js";
+import { startChallenges } from "./challenges.js";
 import { hidePatchZoom } from "./circle.js";
 import { setBoardSize } from "./shapes.js";
 import { h, setupLiveRegions, fatal, errorText, toast } from "./ui.js";
@@ -52,6 +56,7 @@ function header() {
         text: _("Puzzles") }),
       h("a", { class: "head-link", id: "head-analysis", href: "/analysis", "data-link": "1",
         text: _("Analysis board") }),
+      notificationBell(),
       accountLinks(),
       h("label", { class: "lang" }, [h("span", { class: "visually-hidden", text: _("Language") }), select]),
     ]),
@@ -80,6 +85,7 @@ function accountLinks() {
     h("ul", { class: "menu-list" }, [
       item("/lobby", _("Lobby"), "menu-lobby"),
       item("/me/games", _("My games"), "menu-games"),
+      item("/following", _("Following"), "menu-following"),
       item(`/players/${encodeURIComponent(me.name)}`, _("Profile"), "menu-profile"),
       item("/leaderboard", _("Leaderboard"), "menu-leaderboard"),
       item("/account", _("Account"), "menu-account"),
@@ -147,6 +153,7 @@ async function show() {
     "/account": () => renderAccount(main, ctx),
     "/leaderboard": () => renderLeaderboard(main, ctx),
     "/me/games": () => renderMyGames(main, ctx),
+    "/following": () => renderFollowing(main, ctx),
   };
   if (pages[path]) {
     document.title = _("Patchwork");
@@ -220,7 +227,10 @@ async function boot() {
   setBoardSize(meta.board_size);
   installDefs(meta.patches.length);
   await refreshAccount();
+  startNotifications();
   onAccount(() => refreshHeader());
+  startChallenges({ navigate });
+  startMe();
   await show();
 }
 

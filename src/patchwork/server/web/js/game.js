@@ -22,6 +22,9 @@ import { ratingText, refreshAccount } from "./account.js";
 import { icon } from "./icons.js";
 import { installPatchZoom } from "./circle.js";
 import { Notifier } from "./notify.js";
+import { ChatPanel } from "./chat.js";
+import { renderTakeback, takebackButton, tellTakeback } from "./takeback.js";
+import { offerRematch, rematchByChallenge } from "./challenges.js";
 
 export { touchScreen };
 
@@ -154,6 +157,7 @@ export class GameScreen {
   // -- the websocket ------------------------------------------------------------------------
 
   onMessage(msg) {
+    if (this.chat && this.chat.onMessage(msg)) return; // chat.js: the game's chat room
     if (msg.server_time) this.clockOffset = msg.server_time - Date.now() / 1000;
     switch (msg.type) {
       case "welcome":
@@ -338,6 +342,7 @@ export class GameScreen {
     if (previous.status !== "finished" && game.status === "finished") {
       announce(this.resultHeadline(game));
     }
+    tellTakeback(this, game, previous, this.events);
     if (game.rematch.offered_by !== null && previous.rematch.offered_by === null &&
         !this.seats.includes(game.rematch.offered_by)) {
       toast(_("Your opponent offers a rematch."), "info", 8000);
@@ -473,6 +478,7 @@ export class GameScreen {
       moves: h("section", { class: "moves card", "aria-labelledby": "moves-title" }),
       end: h("div", { class: "end-slot" }),
       invite: h("div", { class: "invite-slot" }),
+      takeback: h("div", { class: "takeback-slot" }),
     };
     this.els.timeboard = h("div", { class: "timeboard-box", dir: "ltr" });
     this.els.tray = h("div", { class: "tray", role: "group", "aria-labelledby": "offer-title" });
@@ -498,8 +504,12 @@ export class GameScreen {
       this.els.offerBox, this.els.players[0], this.els.tableBox,
       this.els.players[1], this.els.moves,
     ]);
-    this.root.append(h("div", { class: "game-top" }, [this.els.bar, this.els.invite, this.els.end]),
-      grid);
+    // The chat (chat.js) after the grid, so that it stays on the end screen; it shows once
+    // the server sends its room (a game against the AI has none).
+    this.chat = new ChatPanel({ send: (m) => Boolean(this.socket && this.socket.open && (this.socket.send(m), true)) });
+    this.root.append(h("div", { class: "game-top" },
+      [this.els.bar, this.els.takeback, this.els.invite, this.els.end]),
+      grid, this.chat.element);
     for (const [i, q] of this.quilts.entries()) {
       q.svg.addEventListener("pointerdown", (e) => {
         if (this.activeSeat() === i) this.placement.pointerOnBoard(e, q);
@@ -518,6 +528,7 @@ export class GameScreen {
     if (this.notifier) this.notifier.title(pageTitle);
     else document.title = pageTitle;
     this.renderBar();
+    if (this.els.takeback) renderTakeback(this, this.els.takeback);
     this.renderInvite();
     this.renderPlayers();
     this.renderTray();
@@ -575,6 +586,7 @@ export class GameScreen {
         buttons.push(h("button", { type: "button", id: "undo", onclick: () => this.undo() }, [_("Undo")]));
       }
     }
+    buttons.push(takebackButton(this));
     if (mine && g.status === "active") {
       buttons.push(h("button", { type: "button", id: "resign", class: "quiet",
         onclick: () => this.resign() }, [_("Resign")]));
@@ -1107,6 +1119,11 @@ export class GameScreen {
   }
 
   async rematch(action = "offer") {
+    // Between two accounts a rematch is a challenge, answered on any page (challenges.js).
+    if (rematchByChallenge(this.store.game)) {
+      await offerRematch(this.id);
+      return;
+    }
     const reply = await this.send({ type: "rematch", action });
     if (reply.type === "error") {
       toast(errorText(reply), "error");

@@ -7,31 +7,16 @@
 
 import { currentAccount, ratingNum, ratingText, refreshAccount } from "./account.js";
 import { pageTitle } from "./accountpages.js";
-import { _, currentLanguage, fmt, ngettext } from "./i18n.js";
+import { _, currentLanguage, fmt } from "./i18n.js";
 import { SESSION_ENDED, backoff, openSocket } from "./socket.js";
 import { saveSeat, loadPrefs, savePrefs } from "./store.js";
 import { errorText, h, toast } from "./ui.js";
 import { BotOffer, botRow, ratedTag } from "./lobbybots.js";
+import { OnlineCard } from "./people.js";
+import { clockFields, clockText, numberField, readTerms, rulesFields, rulesText } from "./terms.js";
+import { ChatPanel } from "./chat.js";
 
-// The words for a challenge's clock: "10 min + 5 s", "3 days a move", "no clock".
-export function clockText(clock) {
-  if (!clock) return _("No clock");
-  if (clock.kind === "correspondence") {
-    return fmt(ngettext("{n} day a move", "{n} days a move", clock.days), {});
-  }
-  const initial = clock.initial ?? (clock.initial_ms ?? 0) / 1000;
-  const increment = clock.increment ?? (clock.increment_ms ?? 0) / 1000;
-  const minutes = initial / 60;
-  return fmt(_("{minutes} min + {seconds} s"), { minutes: Number.isInteger(minutes) ? minutes : Number(minutes.toFixed(1)), seconds: increment });
-}
-
-export function rulesText(rules) {
-  const r = rules || {};
-  const parts = [r.edition === "original" ? _("Original (2014)") : _("Revised")];
-  if (r.rotation === false) parts.push(_("no turning"));
-  if (r.flip === false) parts.push(_("no flipping"));
-  return parts.join(", ");
-}
+export { clockText, rulesText };
 
 function seekRules(seek) {
   return seek.rules || { edition: seek.edition, rotation: seek.rotation, flip: seek.flip };
@@ -53,12 +38,14 @@ export class LobbyScreen {
     this.bots = [];
     this.quick = null;
     this.quickRated = false; // what the waiting quick pairing asked for
+    this.online = new OnlineCard();
     this.offer = new BotOffer({ play: (bot, button) => this.playBot(bot, this.quickRated, button) });
   }
 
   destroy() {
     this.closed = true;
     this.offer.stop();
+    this.online.stop();
     clearTimeout(this.timer);
     clearInterval(this.pinger);
     if (this.ws) this.ws.close();
@@ -67,6 +54,7 @@ export class LobbyScreen {
   async start() {
     pageTitle(_("Lobby"));
     this.layout();
+    this.online.start();
     this.connect();
     // Proxies drop quiet connections: a ping now and then keeps this one (and your seek) alive.
     this.pinger = setInterval(() => this.send({ type: "ping" }), 25000);
@@ -100,6 +88,7 @@ export class LobbyScreen {
   }
 
   onMessage(msg) {
+    if (this.chat && this.chat.onMessage(msg)) return; // chat.js: the lobby's room
     switch (msg.type) {
       case "welcome":
         this.attempt = 0;
@@ -208,6 +197,7 @@ export class LobbyScreen {
   layout() {
     const me = currentAccount();
     const prefs = loadPrefs();
+    this.chat = new ChatPanel({ send: (m) => this.send(m) }); // chat.js: the lobby's room
     this.els = {
       connection: h("span", { class: "connection", id: "lobby-connection", "aria-live": "polite" }),
       list: h("ul", { class: "seek-list", id: "seek-list", "aria-live": "polite" }),
@@ -215,27 +205,9 @@ export class LobbyScreen {
       quick: h("div", { class: "quick-wait", id: "quick-wait" }),
       status: h("p", { class: "lobby-status", id: "lobby-status", role: "status" }),
     };
-    const choice = (name, options, checked) => h("div", { class: "segmented", role: "radiogroup" },
-      options.map((o) => h("label", { class: "seg" }, [
-        h("input", { type: "radio", name, value: o.value, checked: o.value === checked }),
-        h("span", { text: o.title }),
-      ])));
-    const number = (name, label, attrs) => h("label", { class: "field small-field" }, [
-      h("span", { text: label }), h("input", { type: "number", name, inputmode: "numeric", ...attrs }),
-    ]);
+    const number = numberField;
     const form = h("form", { class: "card seek-form", id: "seek-form", novalidate: true });
-    const clockKind = choice("clock_kind", [
-      { value: "fischer", title: _("Fischer") },
-      { value: "correspondence", title: _("Correspondence") },
-      { value: "none", title: _("No clock") },
-    ], prefs.seekClock || "fischer");
-    const fischer = h("div", { class: "clock-fields fischer-fields" }, [
-      number("minutes", _("Minutes each"), { min: 1, max: 180, value: prefs.seekMinutes || 10 }),
-      number("increment", _("Seconds added a move"), { min: 0, max: 60, value: prefs.seekIncrement ?? 5 }),
-    ]);
-    const days = h("div", { class: "clock-fields correspondence-fields" }, [
-      number("days", _("Days a move"), { min: 1, max: 30, value: prefs.seekDays || 3 }),
-    ]);
+    const clock = clockFields(prefs);
     const rated = h("label", { class: "check" }, [
       h("input", { type: "checkbox", name: "rated", id: "seek-rated", checked: me ? prefs.seekRated !== false : false, disabled: !me }),
       h("span", { text: _("Rated") }),
@@ -249,17 +221,8 @@ export class LobbyScreen {
     ]);
     form.append(
       h("h2", { text: _("Create a challenge") }),
-      h("fieldset", { class: "choice" }, [h("legend", { text: _("Rules edition") }),
-        choice("edition", [
-          { value: "revised", title: _("Revised") },
-          { value: "original", title: _("Original (2014)") },
-        ], prefs.edition || "revised")]),
-      h("fieldset", { class: "choice house" }, [h("legend", { text: _("House rules") }),
-        h("label", { class: "check" }, [h("input", { type: "checkbox", name: "rotation", checked: prefs.rotation !== false }),
-          h("span", { text: _("Patches may be turned") })]),
-        h("label", { class: "check" }, [h("input", { type: "checkbox", name: "flip", checked: prefs.flip !== false }),
-          h("span", { text: _("Patches may be flipped over") })])]),
-      h("fieldset", { class: "choice" }, [h("legend", { text: _("Clock") }), clockKind, fischer, days]),
+      ...rulesFields(prefs),
+      clock.element,
       h("fieldset", { class: "choice" }, [h("legend", { text: _("Rating") }), rated,
         me ? h("p", { class: "muted small", text: _("A rated game changes both players' ratings. No undo or hints.") })
           : h("p", { class: "muted small" }, [_("Rated games need an account."), " ",
@@ -270,9 +233,7 @@ export class LobbyScreen {
       ]),
     );
     const sync = () => {
-      const k = form.querySelector('[name="clock_kind"]:checked').value;
-      fischer.hidden = k !== "fischer";
-      days.hidden = k !== "correspondence";
+      clock.sync(form);
       range.hidden = !form.elements.rated.checked;
     };
     form.addEventListener("change", sync);
@@ -312,7 +273,7 @@ export class LobbyScreen {
         h("h2", { text: _("Open challenges") }),
         this.els.list,
       ]),
-      h("div", { class: "lobby-side" }, [quick, form]),
+      h("div", { class: "lobby-side" }, [quick, this.online.element, this.chat.element, form]),
       // Its own card, so that on a phone it can come after "Play someone now" (app.css).
       h("section", { class: "card lobby-bots", "aria-labelledby": "bots-title" }, [
         h("h2", { id: "bots-title", text: _("Bots") }),
@@ -332,30 +293,12 @@ export class LobbyScreen {
   createSeek(form) {
     const me = currentAccount();
     const v = (name) => form.elements[name].value.trim();
-    const kind = form.querySelector('[name="clock_kind"]:checked').value;
-    let clock = null;
-    if (kind === "fischer") {
-      const minutes = Number(v("minutes")) || 10;
-      clock = { kind: "fischer", initial: Math.round(minutes * 60), increment: Number(v("increment")) || 0 };
-    } else if (kind === "correspondence") {
-      clock = { kind: "correspondence", days: Number(v("days")) || 3 };
-    }
+    const terms = readTerms(form);
     const rated = Boolean(me) && form.elements.rated.checked;
-    const msg = {
-      type: "seek",
-      rules: {
-        edition: form.querySelector('[name="edition"]:checked').value,
-        rotation: form.elements.rotation.checked,
-        flip: form.elements.flip.checked,
-      },
-      clock,
-      rated,
-    };
+    const msg = { type: "seek", rules: terms.rules, clock: terms.clock, rated };
     if (rated && v("rating_min")) msg.rating_min = Number(v("rating_min"));
     if (rated && v("rating_max")) msg.rating_max = Number(v("rating_max"));
-    savePrefs({ seekClock: kind, seekMinutes: Number(v("minutes")) || 10, seekIncrement: Number(v("increment")) || 0,
-      seekDays: Number(v("days")) || 3, seekRated: rated, edition: msg.rules.edition,
-      rotation: msg.rules.rotation, flip: msg.rules.flip });
+    savePrefs({ ...terms.prefs, seekRated: rated });
     if (this.send(msg)) this.say(_("Your challenge is open: it stays while this page is open."), "waiting");
     else this.say(_("Not connected to the lobby. Try again in a moment."), "error");
   }

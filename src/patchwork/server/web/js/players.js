@@ -7,6 +7,7 @@ import { currentAccount, ratingNum, ratingText, ratingWithDeviation } from "./ac
 import { needSignIn, pageTitle } from "./accountpages.js";
 import { _, fmt, ngettext, num } from "./i18n.js";
 import { storedName } from "./names.js";
+import { standingLine } from "./people.js";
 import { errorText, fatal, h } from "./ui.js";
 
 export function profileLink(name, attrs = {}) {
@@ -101,6 +102,7 @@ export async function renderProfile(root, { name }) {
           text: _("provisional") }) : null,
       ]),
       since ? h("p", { class: "muted small", text: fmt(_("Playing since {date}"), { date: since }) }) : null,
+      standingLine(p.name),
       h("dl", { class: "figures stats" }, [
         stat(_("Games"), p.played, "played"),
         stat(_("Won"), p.won, "won"),

@@ -8,6 +8,8 @@ Create Date: 2026-12-05
 
 from __future__ import annotations
 
+from typing import Any
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -20,7 +22,7 @@ ID = sa.String(24)
 WHEN = sa.DateTime(timezone=True)
 
 
-def _user(table: str, column: str, nullable: bool = False) -> list[sa.SchemaItem]:
+def _user(table: str, column: str, nullable: bool = False) -> list[Any]:
     return [
         sa.Column(column, ID, nullable=nullable),
         sa.ForeignKeyConstraint(
@@ -33,6 +35,8 @@ def upgrade() -> None:
     op.add_column(
         "games", sa.Column("takebacks", sa.Boolean(), nullable=False, server_default=sa.false())
     )
+    op.add_column("games", sa.Column("takeback_offer", sa.Integer(), nullable=True))
+    op.add_column("games", sa.Column("takeback_declined", sa.Integer(), nullable=True))
     for table in ("follows", "blocks"):
         op.create_table(
             table,
@@ -71,6 +75,16 @@ def upgrade() -> None:
     )
     op.create_index("ix_challenges_challenged_id", "challenges", ["challenged_id"])
     op.create_index("ix_challenges_challenger_id", "challenges", ["challenger_id"])
+    op.create_index("ix_challenges_status", "challenges", ["status", "expires_at"])
+    open_only = sa.text("status = 'open'")
+    op.create_index(
+        "uq_challenges_open_pair",
+        "challenges",
+        ["challenger_id", "challenged_id"],
+        unique=True,
+        sqlite_where=open_only,
+        postgresql_where=open_only,
+    )
 
 
 def downgrade() -> None:
@@ -79,4 +93,6 @@ def downgrade() -> None:
     op.drop_table("blocks")
     op.drop_table("follows")
     with op.batch_alter_table("games") as batch:
+        batch.drop_column("takeback_declined")
+        batch.drop_column("takeback_offer")
         batch.drop_column("takebacks")

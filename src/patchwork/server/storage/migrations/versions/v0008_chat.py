@@ -29,6 +29,8 @@ def upgrade() -> None:
         sa.Column("user_id", ID, nullable=True),
         sa.Column("name", sa.String(64), nullable=False),
         sa.Column("text", sa.String(400), nullable=False),
+        sa.Column("preset", sa.String(8), nullable=True),
+        sa.Column("seat", sa.Integer(), nullable=True),
         sa.Column("created_at", WHEN, nullable=False),
         sa.ForeignKeyConstraint(
             ["user_id"], ["users.id"], name="fk_chat_messages_user_id_users", ondelete="SET NULL"

@@ -9,6 +9,8 @@ Create Date: 2026-12-05
 
 from __future__ import annotations
 
+from typing import Any
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -23,7 +25,7 @@ WHEN = sa.DateTime(timezone=True)
 SERIAL = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 
 
-def _owner(table: str) -> list[sa.SchemaItem]:
+def _owner(table: str) -> list[Any]:
     return [
         sa.Column("user_id", ID, nullable=False),
         sa.ForeignKeyConstraint(
@@ -51,23 +53,29 @@ def upgrade() -> None:
         sa.Column("created_at", WHEN, nullable=False),
         sa.Column("confirm_hash", TOKEN, nullable=True),
         sa.Column("confirmed_at", WHEN, nullable=True),
-        sa.Column("stop_hash", TOKEN, nullable=False),
         sa.Column("stopped_at", WHEN, nullable=True),
+        sa.Column("lang", sa.String(16), nullable=False),
         sa.PrimaryKeyConstraint("user_id", name="pk_mail_addresses"),
+        sa.UniqueConstraint("confirm_hash", name="uq_mail_addresses_confirm_hash"),
     )
     op.create_table(
         "mails",
         sa.Column("id", SERIAL, nullable=False),
         *_owner("mails"),
+        sa.Column("key", sa.String(64), nullable=False),
         sa.Column("kind", sa.String(16), nullable=False),
         sa.Column("data", sa.JSON(), nullable=False),
         sa.Column("created_at", WHEN, nullable=False),
         sa.Column("claimed_until", WHEN, nullable=True),
         sa.Column("sent_at", WHEN, nullable=True),
         sa.Column("attempts", sa.Integer(), nullable=False),
+        sa.Column("sent_to", TOKEN, nullable=True),
+        sa.Column("stop_hash", TOKEN, nullable=True),
         sa.PrimaryKeyConstraint("id", name="pk_mails"),
+        sa.UniqueConstraint("key", name="uq_mails_key"),
     )
     op.create_index("ix_mails_sent_at", "mails", ["sent_at"])
+    op.create_index("ix_mails_sent_to", "mails", ["sent_to"])
 
 
 def downgrade() -> None:
