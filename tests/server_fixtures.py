@@ -24,7 +24,9 @@ from websockets.sync.client import ClientConnection, connect
 PG_ADMIN = os.environ.get("PATCHWORK_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 PG_START = "pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start"
 BACKENDS = ["sqlite", "postgresql"]
-START_TIMEOUT = 60.0
+# A server warms the engine up as it starts: on a busy machine (two test processes, each
+# starting servers) that can take a minute or more.
+START_TIMEOUT = 180.0
 WAIT = 15.0  # the longest any single expected event may take
 
 
@@ -349,6 +351,75 @@ class Client:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+# -- accounts -----------------------------------------------------------------------------------
+
+PASSWORD = "correct horse battery"
+# Each test's accounts are started with the server's forwarded-for addresses trusted, so
+# that every account comes from an address of its own and no per-address limit is shared.
+TRUST_FORWARDED = ("--forwarded-allow-ips", "127.0.0.1")
+
+
+def client_address() -> str:
+    """A random address in 10.0.0.0/8, sent as x-forwarded-for (nothing is sent to it)."""
+    return "10." + ".".join(str(b) for b in uuid.uuid4().bytes[:3])
+
+
+def eventually(check: Callable[[], Any], timeout: float = WAIT) -> Any:
+    """Poll ``check`` until it returns something true (its value), or fail after ``timeout``:
+    for what another process does in its own time, with no event to wait on."""
+    end = time.monotonic() + timeout
+    while not (found := check()):
+        assert time.monotonic() < end, f"timed out after {timeout} s"
+        time.sleep(0.1)
+    return found
+
+
+class Account:
+    """A signed-up account: its name, id and cookie, and an HTTP client with its cookie and
+    CSRF token (of a server started with :data:`TRUST_FORWARDED`)."""
+
+    def __init__(self, server: ServerProcess, name: str | None = None) -> None:
+        self.server = server
+        self.name = name or f"A{uuid.uuid4().hex[:10]}"
+        self.http = httpx.Client(
+            base_url=server.url, headers={"x-forwarded-for": client_address()}, timeout=WAIT
+        )
+        r = self.http.post("/api/account/signup", json={"name": self.name, "password": PASSWORD})
+        assert r.status_code == 201, r.text
+        self.id: str = r.json()["id"]
+        self.cookie: str = r.cookies["pw_session"]
+        self.http.headers["x-csrf-token"] = r.json()["csrf_token"]
+
+    def on(self, server: ServerProcess) -> Account:
+        """This account's requests go to ``server`` from now on (another process)."""
+        self.server = server
+        self.http.base_url = httpx.URL(server.url)
+        return self
+
+    def get(self, path: str, **params: Any) -> Any:
+        r = self.http.get(path, params=params)
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    def me(self, server: ServerProcess | None = None) -> ClientConnection:
+        """A /ws/me socket (on ``server``, or this account's) that said hello and was welcomed."""
+        target = server or self.server
+        ws = connect(
+            f"{target.ws_url}/ws/me",
+            proxy=None,
+            open_timeout=WAIT,
+            close_timeout=2,
+            additional_headers={"origin": target.url, "cookie": f"pw_session={self.cookie}"},
+        ).__enter__()
+        ws.send(json.dumps({"type": "hello", "lang": "en"}))
+        welcome = json.loads(ws.recv(timeout=WAIT))
+        assert welcome["type"] == "welcome" and welcome["name"] == self.name, welcome
+        return ws
+
+    def close(self) -> None:
+        self.http.close()
 
 
 # -- fixtures -----------------------------------------------------------------------------------

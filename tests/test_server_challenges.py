@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import secrets
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,11 +19,13 @@ import pytest
 pytest.register_assert_rewrite("server_fixtures")
 
 from sqlalchemy import update  # noqa: E402
-from websockets.sync.client import ClientConnection, connect  # noqa: E402
+from websockets.sync.client import ClientConnection  # noqa: E402
 
 from server_fixtures import (  # noqa: E402
     SHARED_ARGS,
+    TRUST_FORWARDED,
     WAIT,
+    Account,
     PostgresDatabase,
     RedisPrefix,
     ServerProcess,
@@ -38,46 +39,17 @@ pytest_plugins = ["server_fixtures"]
 @pytest.fixture(scope="module")
 def server(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     tmp = tmp_path_factory.mktemp(f"challenges-{backend}")
-    with running_server(backend, tmp, *SHARED_ARGS, "--forwarded-allow-ips", "127.0.0.1") as p:
+    with running_server(backend, tmp, *SHARED_ARGS, *TRUST_FORWARDED) as p:
         yield p
 
 
-class Account:
-    """A signed-up account: its HTTP client (cookie, CSRF token, an address of its own) and,
-    once ``listen`` is called, its own socket (/ws/me)."""
+class Player(Account):
+    """An account and, once ``listen`` is called, its own socket (/ws/me)."""
 
-    def __init__(self, server: ServerProcess) -> None:
-        self.server = server
-        self.name = f"C{secrets.token_hex(5)}"
-        address = f"10.41.{secrets.randbelow(256)}.{secrets.randbelow(256)}"
-        self.http = httpx.Client(
-            base_url=server.url, headers={"x-forwarded-for": address}, timeout=WAIT
-        )
-        r = self.http.post(
-            "/api/account/signup", json={"name": self.name, "password": "correct horse battery"}
-        )
-        assert r.status_code == 201, r.text
-        self.cookie = r.cookies["pw_session"]
-        self.http.headers["x-csrf-token"] = r.json()["csrf_token"]
-        self.ws: ClientConnection | None = None
+    ws: ClientConnection | None = None
 
-    def on(self, server: ServerProcess) -> Account:
-        """This account's requests go to ``server`` from now on (another process)."""
-        self.http.base_url = httpx.URL(server.url)
-        return self
-
-    def listen(self, server: ServerProcess | None = None) -> Account:
-        target = server or self.server
-        ws = connect(
-            f"{target.ws_url}/ws/me",
-            proxy=None,
-            open_timeout=WAIT,
-            close_timeout=2,
-            additional_headers={"origin": target.url, "cookie": f"pw_session={self.cookie}"},
-        ).__enter__()
-        ws.send(json.dumps({"type": "hello", "lang": "en"}))
-        assert json.loads(ws.recv(timeout=WAIT))["type"] == "welcome"
-        self.ws = ws
+    def listen(self, server: ServerProcess | None = None) -> Player:
+        self.ws = self.me(server)
         return self
 
     def hear(self, kind: str, challenge_id: str, timeout: float = WAIT) -> dict[str, Any]:
@@ -88,7 +60,7 @@ class Account:
             if msg.get("type") == kind and msg["challenge"]["id"] == challenge_id:
                 return msg
 
-    def challenge(self, to: Account | str, **body: Any) -> dict[str, Any]:
+    def challenge(self, to: Player | str, **body: Any) -> dict[str, Any]:
         r = self.http.post(
             "/api/challenges", json={"to": to if isinstance(to, str) else to.name, **body}
         )
@@ -102,15 +74,15 @@ class Account:
     def close(self) -> None:
         if self.ws is not None:
             self.ws.close()
-        self.http.close()
+        super().close()
 
 
 @pytest.fixture
 def people(server: ServerProcess) -> Iterator[Any]:
-    made: list[Account] = []
+    made: list[Player] = []
 
-    def make() -> Account:
-        made.append(Account(server))
+    def make() -> Player:
+        made.append(Player(server))
         return made[-1]
 
     yield make
@@ -316,7 +288,7 @@ def test_challenges_are_limited_per_account(server: ServerProcess, people: Any) 
 # -- rematches between accounts ---------------------------------------------------------------
 
 
-def finished_game(ann: Account, bob: Account) -> str:
+def finished_game(ann: Player, bob: Player) -> str:
     made = ann.challenge(bob, seat=0, rated=True, clock={"kind": "correspondence", "days": 1})
     game_id: str = bob.act(made["id"], "accept").json()["game_id"]
     r = ann.http.post(f"/api/games/{game_id}/resign")
@@ -373,7 +345,7 @@ def test_a_rematch_needs_the_game_over(server: ServerProcess, people: Any) -> No
 
 
 def accept_on_both(
-    who: Account, challenge_id: str, servers: tuple[ServerProcess, ServerProcess]
+    who: Player, challenge_id: str, servers: tuple[ServerProcess, ServerProcess]
 ) -> list[httpx.Response]:
     """``who`` accepts the challenge on both processes at the same moment."""
     clients = [
@@ -400,12 +372,12 @@ def accept_on_both(
 def test_across_processes_heard_live_and_accepted_once(tmp_path: Path) -> None:
     db, keys = PostgresDatabase(), RedisPrefix()
     args = ("--ai-workers", "1", "--forwarded-allow-ips", "127.0.0.1", *keys.args())
-    made_accounts: list[Account] = []
+    made_accounts: list[Player] = []
     try:
         with cluster(db.url, tmp_path, 2, *args) as (a, b):
 
-            def account(on: ServerProcess) -> Account:
-                made_accounts.append(Account(on))
+            def account(on: ServerProcess) -> Player:
+                made_accounts.append(Player(on))
                 return made_accounts[-1]
 
             # Challenged on one process, accepted on the other; the challenger, on the first,

@@ -15,7 +15,6 @@ import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import httpx
 import pytest
 
 pytest.register_assert_rewrite("server_fixtures")
@@ -30,10 +29,13 @@ from patchwork.server.storage.models import blocks  # noqa: E402
 from patchwork.server.storage.store import Store  # noqa: E402
 from server_fixtures import (  # noqa: E402
     SHARED_ARGS,
+    TRUST_FORWARDED,
     WAIT,
+    Account,
     PostgresDatabase,
     RedisPrefix,
     ServerProcess,
+    client_address,
     cluster,
     receive_until,
     running_server,
@@ -41,7 +43,7 @@ from server_fixtures import (  # noqa: E402
 
 pytest_plugins = ["server_fixtures"]
 
-ARGS = (*SHARED_ARGS, "--forwarded-allow-ips", "127.0.0.1")
+ARGS = (*SHARED_ARGS, *TRUST_FORWARDED)
 QUIET = 0.6  # seconds a test listens to be sure that nothing more comes
 
 
@@ -52,10 +54,6 @@ def server(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[S
     tmp = tmp_path_factory.mktemp(f"chat-{backend}")
     with running_server(backend, tmp, *ARGS) as proc:
         yield proc
-
-
-def address() -> str:
-    return f"10.{secrets.randbelow(250)}.{secrets.randbelow(250)}.{secrets.randbelow(250) + 1}"
 
 
 class Socket:
@@ -71,7 +69,7 @@ class Socket:
         ip: str | None = None,
         chat: bool = True,
     ) -> None:
-        headers = {"origin": server.url, "x-forwarded-for": ip or address()}
+        headers = {"origin": server.url, "x-forwarded-for": ip or client_address()}
         if cookie is not None:
             headers["cookie"] = f"pw_session={cookie}"
         self.ws: ClientConnection = connect(
@@ -174,15 +172,9 @@ def online_game(server: ServerProcess) -> tuple[str, str, str]:
 
 def sign_up(server: ServerProcess) -> tuple[str, str, str]:
     """A new account: its session cookie, id and name."""
-    name = f"C{secrets.token_hex(5)}"
-    r = httpx.post(
-        f"{server.url}/api/account/signup",
-        json={"name": name, "password": "correct horse battery"},
-        headers={"x-forwarded-for": address()},
-        timeout=WAIT,
-    )
-    assert r.status_code == 201, r.text
-    return r.cookies["pw_session"], r.json()["id"], name
+    account = Account(server)
+    account.close()
+    return account.cookie, account.id, account.name
 
 
 def ids(lines: list[dict[str, Any]]) -> list[int]:

@@ -85,6 +85,12 @@ def test_every_message_a_game_sends_validates(server: ServerProcess) -> None:
         assert back.first is not None and back.first["type"] == "sync"
         back.send({"type": "sync"})  # answered with the whole game
         back.expect("state")
+    # The players of a game between people chat: the room's latest lines, then an ack.
+    online = server.create(mode="online", name="Ann")
+    with server.client(online["game_id"], online["token"]) as talk:
+        clients.append(talk)
+        talk.expect("chat")
+        assert talk.request({"type": "chat", "preset": "gl"})["type"] == "chat_ack"
     for c in clients:
         for text in c.received:
             message = game_socket.server_messages.validate_json(text)

@@ -10,26 +10,23 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import email
-import email.policy
-import json
-import re
+import html
 import secrets
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
 
-pytest.register_assert_rewrite("server_fixtures")
+pytest.register_assert_rewrite("server_fixtures", "mail_fixtures")
 
-from aiosmtpd.controller import Controller  # noqa: E402
-from websockets.sync.client import connect  # noqa: E402
 
+from mail_fixtures import Mailbox, body, link, smtp_server  # noqa: E402
+from patchwork.i18n import translator  # noqa: E402
 from patchwork.server.common.config import Settings  # noqa: E402
 from patchwork.server.common.errors import ServerError  # noqa: E402
 from patchwork.server.games.creation import new_game_data  # noqa: E402
@@ -43,12 +40,13 @@ from patchwork.server.storage.models import UserData, users  # noqa: E402
 from patchwork.server.storage.store import InsertGame, Store  # noqa: E402
 from server_fixtures import (  # noqa: E402
     SHARED_ARGS,
+    TRUST_FORWARDED,
     WAIT,
+    Account,
     PostgresDatabase,
     RedisPrefix,
     ServerProcess,
     cluster,
-    free_port,
     running_server,
 )
 
@@ -60,53 +58,10 @@ CORRESPONDENCE = {"kind": "correspondence", "days": 3}
 # -- the SMTP server ------------------------------------------------------------------------------
 
 
-class Mailbox:
-    """What the SMTP server received: each message, parsed, with its envelope's recipients."""
-
-    def __init__(self) -> None:
-        self.messages: list[tuple[list[str], EmailMessage]] = []
-        self.changed = threading.Condition()
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        with self.changed:
-            message = email.message_from_bytes(envelope.content, policy=email.policy.default)
-            assert isinstance(message, EmailMessage)
-            self.messages.append((list(envelope.rcpt_tos), message))
-            self.changed.notify_all()
-        return "250 OK"
-
-    def to(self, address: str) -> list[EmailMessage]:
-        with self.changed:
-            return [m for rcpt, m in self.messages if address in rcpt]
-
-    def wait(
-        self, address: str, pred: Callable[[EmailMessage], bool] = lambda m: True
-    ) -> EmailMessage:
-        """The first message to ``address`` for which ``pred`` holds (waiting for it)."""
-        deadline = time.monotonic() + WAIT
-        with self.changed:
-            while True:
-                for rcpt, m in self.messages:
-                    if address in rcpt and pred(m):
-                        return m
-                left = deadline - time.monotonic()
-                assert left > 0, f"no such mail to {address}; it got {self.subjects(address)}"
-                self.changed.wait(left)
-
-    def subjects(self, address: str) -> list[str]:
-        return [str(m["subject"]) for m in self.to(address)]
-
-
 @pytest.fixture(scope="module")
 def smtp() -> Iterator[tuple[Mailbox, int]]:
-    box = Mailbox()
-    port = free_port()
-    controller = Controller(box, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
-        yield box, port
-    finally:
-        controller.stop()
+    with smtp_server() as found:
+        yield found
 
 
 @pytest.fixture(scope="module")
@@ -120,46 +75,19 @@ def server(
 ) -> Iterator[ServerProcess]:
     tmp = tmp_path_factory.mktemp(f"mail-{backend}")
     args = ("--smtp", f"smtp://127.0.0.1:{smtp[1]}", "--mail-scan", SCAN)
-    with running_server(
-        backend, tmp, *SHARED_ARGS, "--forwarded-allow-ips", "127.0.0.1", *args
-    ) as p:
+    with running_server(backend, tmp, *SHARED_ARGS, *TRUST_FORWARDED, *args) as p:
         yield p
 
 
 # -- people ---------------------------------------------------------------------------------------
 
 
-def body(message: EmailMessage) -> str:
-    part = message.get_body(("plain",))
-    assert part is not None
-    text: str = part.get_content()  # type: ignore[attr-defined]
-    return text
-
-
-def link(message: EmailMessage, path: str) -> str:
-    found = re.search(rf"https?://\S+{re.escape(path)}\S*", body(message))
-    assert found, body(message)
-    return found.group(0)
-
-
-class Account:
-    """A signed-up account: an HTTP client with its cookie and CSRF token."""
+class Addressee(Account):
+    """An account with a mail address of its own (its name at example.org)."""
 
     def __init__(self, server: ServerProcess, name: str | None = None) -> None:
-        self.server = server
-        self.name = name or f"M{secrets.token_hex(5)}"
+        super().__init__(server, name)
         self.address = f"{self.name.lower()}@example.org"
-        client = f"10.39.{secrets.randbelow(256)}.{secrets.randbelow(256)}"
-        self.http = httpx.Client(
-            base_url=server.url, headers={"x-forwarded-for": client}, timeout=WAIT
-        )
-        r = self.http.post(
-            "/api/account/signup", json={"name": self.name, "password": "correct horse battery"}
-        )
-        assert r.status_code == 201, r.text
-        self.id = r.json()["id"]
-        self.cookie = r.cookies["pw_session"]
-        self.http.headers["x-csrf-token"] = r.json()["csrf_token"]
 
     def settings(self) -> dict[str, Any]:
         r = self.http.get("/api/account/mail")
@@ -172,26 +100,20 @@ class Account:
             "/api/account/mail", json={"address": self.address if address is None else address}
         )
 
-    def confirmed(self, mailbox: Mailbox) -> Account:
+    def confirmed(self, mailbox: Mailbox) -> Addressee:
         """Give the account its address and open the confirmation link it got."""
         r = self.set_address()
         assert r.status_code == 200, r.text
         mail = mailbox.wait(self.address, lambda m: "/mail/confirm" in body(m))
-        page = httpx.get(link(mail, "/mail/confirm"), timeout=WAIT)
+        found = urlsplit(link(mail, "/mail/confirm"))  # (its host may be a --public-url's)
+        page = httpx.get(f"{self.server.url}{found.path}?{found.query}", timeout=WAIT)
         assert page.status_code == 200, page.text
         assert self.settings()["confirmed"] is True
         return self
 
     def seen_now(self) -> None:
         """Open a page of the site (its /ws/me socket) and leave: seen just now."""
-        with connect(
-            f"{self.server.ws_url}/ws/me",
-            proxy=None,
-            open_timeout=WAIT,
-            additional_headers={"origin": self.server.url, "cookie": f"pw_session={self.cookie}"},
-        ) as ws:
-            ws.send(json.dumps({"type": "hello", "lang": "en"}))
-            assert json.loads(ws.recv(timeout=WAIT))["type"] == "welcome"
+        self.me().close()
 
     def move(self, game_id: str, move: str = "A") -> dict[str, Any]:
         version = self.http.get(f"/api/games/{game_id}").json()["version"]
@@ -201,7 +123,7 @@ class Account:
         return data
 
 
-def correspondence_game(first: Account, second: Account) -> str:
+def correspondence_game(first: Addressee, second: Addressee) -> str:
     """An online correspondence game: ``first`` in seat 0 (to move), ``second`` in seat 1."""
     r = first.http.post("/api/games", json={"mode": "online", "seat": 0, "clock": CORRESPONDENCE})
     assert r.status_code == 201, r.text
@@ -214,7 +136,7 @@ def correspondence_game(first: Account, second: Account) -> str:
     return game_id
 
 
-def turn_mails(mailbox: Mailbox, account: Account, game_id: str) -> list[EmailMessage]:
+def turn_mails(mailbox: Mailbox, account: Addressee, game_id: str) -> list[EmailMessage]:
     return [
         m
         for m in mailbox.to(account.address)
@@ -233,7 +155,7 @@ def rounds(n: int = 4) -> None:
 def test_an_address_is_confirmed_by_the_link_of_its_mail(
     server: ServerProcess, mailbox: Mailbox
 ) -> None:
-    ann = Account(server)
+    ann = Addressee(server)
     assert ann.settings() == {
         "enabled": True,
         "address": None,
@@ -260,10 +182,12 @@ def test_an_address_is_confirmed_by_the_link_of_its_mail(
     assert mail["List-Unsubscribe"] == f"<{stop}>"
     assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
 
-    page = httpx.get(confirm, timeout=WAIT)
-    assert page.status_code == 200 and "confirmed" in page.text
+    page = httpx.get(confirm, timeout=WAIT)  # in the mail's language, as its link says
+    german = translator("de")
+    assert page.status_code == 200 and 'lang="de"' in page.text
+    assert html.escape(german.gettext("Address confirmed")) in page.text
     assert ann.settings()["confirmed"] is True
-    again = httpx.get(confirm, timeout=WAIT)  # used: says so
+    again = httpx.get(confirm.replace("lang=de", "lang=en"), timeout=WAIT)  # used: says so
     assert again.status_code == 400 and "used already" in again.text
     # The same address again changes nothing and sends nothing.
     assert ann.http.put("/api/account/mail", json={"address": ann.address}).json()["confirmed"]
@@ -274,7 +198,7 @@ def test_an_address_is_confirmed_by_the_link_of_its_mail(
 def test_your_turn_is_mailed_once_per_turn_with_the_game_and_stop_links(
     server: ServerProcess, mailbox: Mailbox
 ) -> None:
-    ann, bob = Account(server).confirmed(mailbox), Account(server)
+    ann, bob = Addressee(server).confirmed(mailbox), Addressee(server)
     game_id = correspondence_game(ann, bob)
     mail = mailbox.wait(ann.address, lambda m: "Your turn" in str(m["subject"]))
     assert mail["Subject"] == f"Your turn against {bob.name}"
@@ -296,8 +220,8 @@ def test_your_turn_is_mailed_once_per_turn_with_the_game_and_stop_links(
 
 
 def test_a_player_seen_recently_gets_no_turn_mail(server: ServerProcess, mailbox: Mailbox) -> None:
-    cid, dan = Account(server).confirmed(mailbox), Account(server).confirmed(mailbox)
-    other = Account(server)
+    cid, dan = Addressee(server).confirmed(mailbox), Addressee(server).confirmed(mailbox)
+    other = Addressee(server)
     cid.seen_now()
     seen_game = correspondence_game(cid, other)
     control = correspondence_game(dan, other)  # Dan was never seen: his mail comes
@@ -309,7 +233,7 @@ def test_a_player_seen_recently_gets_no_turn_mail(server: ServerProcess, mailbox
 def test_the_end_of_a_game_is_mailed_once_to_each_player(
     server: ServerProcess, mailbox: Mailbox
 ) -> None:
-    ann, bob = Account(server).confirmed(mailbox), Account(server).confirmed(mailbox)
+    ann, bob = Addressee(server).confirmed(mailbox), Addressee(server).confirmed(mailbox)
     game_id = correspondence_game(ann, bob)
     r = bob.http.post(f"/api/games/{game_id}/resign")
     assert r.status_code == 200, r.text
@@ -324,8 +248,8 @@ def test_the_end_of_a_game_is_mailed_once_to_each_player(
 
 
 def test_the_stop_link_stops_all_mail(server: ServerProcess, mailbox: Mailbox) -> None:
-    eve, fay = Account(server).confirmed(mailbox), Account(server).confirmed(mailbox)
-    other = Account(server)
+    eve, fay = Addressee(server).confirmed(mailbox), Addressee(server).confirmed(mailbox)
+    other = Addressee(server)
     correspondence_game(eve, other)
     correspondence_game(fay, other)
     to_eve = mailbox.wait(eve.address, lambda m: "Your turn" in str(m["subject"]))
@@ -349,7 +273,7 @@ def test_the_stop_link_stops_all_mail(server: ServerProcess, mailbox: Mailbox) -
     games = [correspondence_game(eve, other), correspondence_game(fay, other)]
     r = other.http.post(f"/api/games/{games[0]}/resign")
     assert r.status_code == 200, r.text
-    control = Account(server).confirmed(mailbox)
+    control = Addressee(server).confirmed(mailbox)
     control_game = correspondence_game(control, other)
     mailbox.wait(control.address, lambda m: f"/play/{control_game}" in body(m))
     rounds()
@@ -365,12 +289,12 @@ def test_the_stop_link_stops_all_mail(server: ServerProcess, mailbox: Mailbox) -
 def test_an_unconfirmed_address_gets_only_the_confirmation(
     server: ServerProcess, mailbox: Mailbox
 ) -> None:
-    gus, other = Account(server), Account(server)
+    gus, other = Addressee(server), Addressee(server)
     assert gus.set_address().status_code == 200
     mailbox.wait(gus.address)
     game_id = correspondence_game(gus, other)
     other.http.post(f"/api/games/{game_id}/resign")
-    control = Account(server).confirmed(mailbox)
+    control = Addressee(server).confirmed(mailbox)
     control_game = correspondence_game(control, other)
     mailbox.wait(control.address, lambda m: f"/play/{control_game}" in body(m))
     rounds()
@@ -396,7 +320,7 @@ def test_a_guest_cannot_give_an_address(server: ServerProcess) -> None:
 
 
 def test_bad_addresses_and_links_are_told_clearly(server: ServerProcess, mailbox: Mailbox) -> None:
-    ivy = Account(server)
+    ivy = Addressee(server)
     for address, words in (
         ("", "enter a mail address"),
         ("ivy", "is not a mail address"),
@@ -430,7 +354,7 @@ def test_bad_addresses_and_links_are_told_clearly(server: ServerProcess, mailbox
 def test_confirmation_mails_are_limited_per_account_and_per_address(
     server: ServerProcess, mailbox: Mailbox
 ) -> None:
-    jo = Account(server)
+    jo = Addressee(server)
     for _ in range(addresses.PER_ACCOUNT):
         assert jo.set_address(f"{secrets.token_hex(4)}@example.org").status_code == 200
     r = jo.set_address()
@@ -439,14 +363,14 @@ def test_confirmation_mails_are_limited_per_account_and_per_address(
     # Strangers cannot bomb one address from many accounts.
     target = f"victim-{secrets.token_hex(4)}@example.org"
     for _ in range(addresses.PER_ADDRESS):
-        assert Account(server).set_address(target).status_code == 200
-    r = Account(server).set_address(target.upper())
+        assert Addressee(server).set_address(target).status_code == 200
+    r = Addressee(server).set_address(target.upper())
     assert r.status_code == 429 and "this address got" in r.json()["error"]["message"]
     assert len(mailbox.to(target)) == addresses.PER_ADDRESS
 
 
 def test_nobody_else_sees_an_address(server: ServerProcess, mailbox: Mailbox) -> None:
-    kim, lee = Account(server).confirmed(mailbox), Account(server)
+    kim, lee = Addressee(server).confirmed(mailbox), Addressee(server)
     game_id = correspondence_game(kim, lee)
     mailbox.wait(kim.address, lambda m: f"/play/{game_id}" in body(m))
     seen = [
@@ -489,7 +413,7 @@ def test_two_processes_send_each_mail_once(smtp: tuple[Mailbox, int], tmp_path: 
     )
     try:
         with cluster(db.url, tmp_path, 2, *args) as (a, b):
-            ann, bob = Account(a).confirmed(mailbox), Account(b).confirmed(mailbox)
+            ann, bob = Addressee(a).confirmed(mailbox), Addressee(b).confirmed(mailbox)
             games = [correspondence_game(ann, bob) for _ in range(3)]
             bob.http.post(f"/api/games/{games[0]}/resign")
             for game_id in games:
@@ -498,11 +422,10 @@ def test_two_processes_send_each_mail_once(smtp: tuple[Mailbox, int], tmp_path: 
             assert mail["From"] == "Patchwork test <games@play.example.org>"
             assert link(mail, "/play/") == f"https://play.example.org/play/{games[0]}"
 
-            a.kill()  # no goodbye; the turn that begins now is found by b
-            killed_game = correspondence_game(Account(b).confirmed(mailbox), ann)
-            bob_turn = correspondence_game(bob, ann)
-            mailbox.wait(bob.address, lambda m: f"/play/{bob_turn}" in body(m))
-            assert killed_game
+            dan = Addressee(b).confirmed(mailbox)
+            games.append(correspondence_game(ann, dan))  # made on a: Ann's turn begins...
+            a.kill()  # ...and a dies with no goodbye: b finds the turn and mails it
+            mailbox.wait(ann.address, lambda m: f"/play/{games[-1]}" in body(m))
             time.sleep(1.5)
             per_game = {g: len(turn_mails(mailbox, ann, g)) for g in games}
             assert per_game == {g: 1 for g in games}

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import secrets
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,77 +21,37 @@ pytest.register_assert_rewrite("server_fixtures")
 from sqlalchemy import insert  # noqa: E402
 from websockets.sync.client import ClientConnection, connect  # noqa: E402
 
-import server_fixtures  # noqa: E402
 from patchwork.server.notifications import store as notes  # noqa: E402
 from patchwork.server.notifications.schemas import YourTurnAbout  # noqa: E402
 from patchwork.server.storage.models import users  # noqa: E402
 from patchwork.server.storage.store import Store  # noqa: E402
 from server_fixtures import (  # noqa: E402
     SHARED_ARGS,
+    TRUST_FORWARDED,
     WAIT,
+    Account,
     PostgresDatabase,
     RedisPrefix,
     ServerProcess,
     cluster,
     database_url,
+    eventually,
     running_server,
 )
 
 pytest_plugins = ["server_fixtures"]
 CORRESPONDENCE = {"kind": "correspondence", "days": 3}
-# A server warms the engine up as it starts: on a busy machine (two processes one after the
-# other) that takes longer than server_fixtures allows.
-SLOW_START = 180.0
 
 
 @pytest.fixture(scope="module")
 def server(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     tmp = tmp_path_factory.mktemp(f"notifications-{backend}")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(server_fixtures, "START_TIMEOUT", SLOW_START)
-        with running_server(backend, tmp, *SHARED_ARGS, "--forwarded-allow-ips", "127.0.0.1") as p:
-            yield p
+    with running_server(backend, tmp, *SHARED_ARGS, *TRUST_FORWARDED) as p:
+        yield p
 
 
-class Account:
-    """A signed-up account: its name, cookie and CSRF token, and an HTTP client with them."""
-
-    def __init__(self, server: ServerProcess) -> None:
-        self.server = server
-        self.name = f"N{secrets.token_hex(5)}"
-        address = f"10.41.{secrets.randbelow(256)}.{secrets.randbelow(256)}"
-        self.http = httpx.Client(
-            base_url=server.url, headers={"x-forwarded-for": address}, timeout=WAIT
-        )
-        r = self.http.post(
-            "/api/account/signup", json={"name": self.name, "password": "correct horse battery"}
-        )
-        assert r.status_code == 201, r.text
-        self.cookie = r.cookies["pw_session"]
-        self.http.headers["x-csrf-token"] = r.json()["csrf_token"]
-
-    def on(self, server: ServerProcess) -> httpx.Client:
-        """This account's HTTP client for another process of a cluster."""
-        return httpx.Client(
-            base_url=server.url,
-            headers=dict(self.http.headers),
-            cookies={"pw_session": self.cookie},
-            timeout=WAIT,
-        )
-
-    def me(self, server: ServerProcess | None = None) -> ClientConnection:
-        """A /ws/me socket that said hello and got its welcome."""
-        target = server or self.server
-        ws = connect(
-            f"{target.ws_url}/ws/me",
-            proxy=None,
-            open_timeout=WAIT,
-            close_timeout=2,
-            additional_headers={"origin": target.url, "cookie": f"pw_session={self.cookie}"},
-        ).__enter__()
-        ws.send(json.dumps({"type": "hello", "lang": "en"}))
-        assert json.loads(ws.recv(timeout=WAIT))["type"] == "welcome"
-        return ws
+class Reader(Account):
+    """An account that reads its notifications."""
 
     def notes(self, **params: Any) -> dict[str, Any]:
         r = self.http.get("/api/notifications", params=params)
@@ -110,7 +69,7 @@ class Game:
     """An online correspondence game between two accounts: ``ann`` created it in seat 1,
     ``bob`` took seat 0 (he moves first)."""
 
-    def __init__(self, ann: Account, bob: Account, clock: dict[str, Any] = CORRESPONDENCE):
+    def __init__(self, ann: Reader, bob: Reader, clock: dict[str, Any] = CORRESPONDENCE):
         r = ann.http.post(
             "/api/games", json={"mode": "online", "seat": 1, "first_player": 0, "clock": clock}
         )
@@ -122,9 +81,8 @@ class Game:
         assert r.status_code == 200, r.text
         self.tokens[bob.name] = r.json()["token"]
 
-    def act(self, who: Account, what: str, body: dict[str, Any] | None = None, http: Any = None):
-        client = http or who.http
-        r = client.post(
+    def act(self, who: Reader, what: str, body: dict[str, Any] | None = None) -> Any:
+        r = who.http.post(
             f"/api/games/{self.id}/{what}",
             json=body,
             headers={"authorization": f"Bearer {self.tokens[who.name]}"},
@@ -132,17 +90,16 @@ class Game:
         assert r.status_code == 200, r.text
         return r.json()
 
-    def advance(self, who: Account, http: Any = None) -> dict[str, Any]:
+    def advance(self, who: Reader) -> dict[str, Any]:
         """``who`` advances (the turn passes to the other: the one behind moves)."""
-        r = (http or who.http).get(f"/api/games/{self.id}")
-        version = r.json()["version"]
-        return self.act(who, "moves", {"move": "A", "version": version}, http)
+        version = who.get(f"/api/games/{self.id}")["version"]
+        return self.act(who, "moves", {"move": "A", "version": version})
 
 
-def lobby_pair(ann: Account, bob: Account, clock: dict[str, Any] = CORRESPONDENCE) -> str:
+def lobby_pair(ann: Reader, bob: Reader, clock: dict[str, Any] = CORRESPONDENCE) -> str:
     """The game the lobby starts when ``bob`` accepts ``ann``'s seek."""
 
-    def lobby(who: Account) -> ClientConnection:
+    def lobby(who: Reader) -> ClientConnection:
         ws = connect(
             f"{who.server.ws_url}/ws/lobby",
             proxy=None,
@@ -188,19 +145,11 @@ def heard(ws: ClientConnection, kind: str, game_id: str, wait: float = WAIT) -> 
             deadline = min(deadline, time.monotonic() + wait)
 
 
-def eventually(check: Any, timeout: float = WAIT) -> Any:
-    end = time.monotonic() + timeout
-    while not (found := check()):
-        assert time.monotonic() < end, "timed out"
-        time.sleep(0.1)
-    return found
-
-
 # -- one process, SQLite and PostgreSQL -------------------------------------------------------
 
 
 def test_a_move_tells_the_other_player_it_is_their_turn_live(server: ServerProcess) -> None:
-    ann, bob = Account(server), Account(server)
+    ann, bob = Reader(server), Reader(server)
     game = Game(ann, bob)
     assert ann.about(game.id) == [] and bob.about(game.id) == []  # bob moves first: his act
     ws = ann.me()
@@ -222,7 +171,7 @@ def test_a_move_tells_the_other_player_it_is_their_turn_live(server: ServerProce
 
 
 def test_game_over_tells_the_players_but_not_of_their_own_act(server: ServerProcess) -> None:
-    ann, bob = Account(server), Account(server)
+    ann, bob = Reader(server), Reader(server)
     game = Game(ann, bob)
     game.act(bob, "resign")
     [over] = ann.about(game.id)
@@ -230,7 +179,7 @@ def test_game_over_tells_the_players_but_not_of_their_own_act(server: ServerProc
     assert over["termination"] == "resigned" and len(over["scores"]) == 2
     assert bob.about(game.id) == []  # he resigned himself
     # A real-time game that ends on time: nobody's act, so both are told (and no "your turn").
-    cat, dan = Account(server), Account(server)
+    cat, dan = Reader(server), Reader(server)
     fast = Game(cat, dan, {"kind": "fischer", "initial": 1})
     told = eventually(lambda: cat.about(fast.id) and dan.about(fast.id))
     assert told
@@ -241,7 +190,7 @@ def test_game_over_tells_the_players_but_not_of_their_own_act(server: ServerProc
 
 
 def test_followers_are_told_a_game_started_once(server: ServerProcess) -> None:
-    ann, bob, fan, both = Account(server), Account(server), Account(server), Account(server)
+    ann, bob, fan, both = Reader(server), Reader(server), Reader(server), Reader(server)
     assert fan.http.put(f"/api/players/{ann.name}/follow").status_code == 204
     for target in (ann, bob):  # follows both players: told once
         assert both.http.put(f"/api/players/{target.name}/follow").status_code == 204
@@ -272,7 +221,7 @@ def test_followers_are_told_a_game_started_once(server: ServerProcess) -> None:
 
 
 def test_marking_read_and_paging(server: ServerProcess) -> None:
-    ann, bob = Account(server), Account(server)
+    ann, bob = Reader(server), Reader(server)
     games = [Game(ann, bob) for _ in range(3)]
     for g in games:
         g.advance(bob)
@@ -307,7 +256,7 @@ def test_guests_and_bad_requests_are_refused_in_words(server: ServerProcess) -> 
     assert r.status_code == 401 and r.json()["error"]["code"] == "not_signed_in"
     r = httpx.post(f"{server.url}/api/notifications/read", json={"all": True}, timeout=WAIT)
     assert r.status_code in (401, 403), r.text
-    ann = Account(server)
+    ann = Reader(server)
     refused = {
         "neither": {},
         "both": {"ids": [1], "all": True},
@@ -365,13 +314,12 @@ def test_an_account_keeps_its_newest_notifications(backend: str, tmp_path: Path)
 
 
 def test_heard_once_on_another_process_and_kept_when_one_is_killed(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
-    monkeypatch.setattr(server_fixtures, "START_TIMEOUT", SLOW_START)
     db, keys = PostgresDatabase(), RedisPrefix()
     try:
         with cluster(db.url, tmp_path, 2, *SHARED_ARGS, *keys.args()) as (a, b):
-            ann, bob = Account(a), Account(a)
+            ann, bob = Reader(a), Reader(a)
             game = Game(ann, bob)
             on_b, on_a = ann.me(b), ann.me(a)
             try:
@@ -384,8 +332,9 @@ def test_heard_once_on_another_process_and_kept_when_one_is_killed(
                 on_a.close()
             # Ann moves on b, which is killed at once: her move, and with it Bob's
             # notification, was committed before the answer came.
-            game.advance(ann, http=ann.on(b))
+            game.advance(ann.on(b))
             b.kill()
+            ann.on(a)
             page = bob.notes()
             assert [n["about"]["kind"] for n in page["notifications"]] == ["your_turn"]
             assert page["notifications"][0]["about"]["game_id"] == game.id

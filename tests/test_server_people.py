@@ -6,11 +6,8 @@ processes on SQLite and PostgreSQL, and two over Redis."""
 from __future__ import annotations
 
 import json
-import secrets
-import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -18,15 +15,18 @@ import pytest
 pytest.register_assert_rewrite("server_fixtures")
 
 from websockets.exceptions import ConnectionClosed  # noqa: E402
-from websockets.sync.client import ClientConnection, connect  # noqa: E402
+from websockets.sync.client import connect  # noqa: E402
 
 from server_fixtures import (  # noqa: E402
     SHARED_ARGS,
+    TRUST_FORWARDED,
     WAIT,
+    Account,
     PostgresDatabase,
     RedisPrefix,
     ServerProcess,
     cluster,
+    eventually,
     running_server,
 )
 
@@ -36,59 +36,14 @@ pytest_plugins = ["server_fixtures"]
 @pytest.fixture(scope="module")
 def server(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     tmp = tmp_path_factory.mktemp(f"people-{backend}")
-    with running_server(backend, tmp, *SHARED_ARGS, "--forwarded-allow-ips", "127.0.0.1") as p:
+    with running_server(backend, tmp, *SHARED_ARGS, *TRUST_FORWARDED) as p:
         yield p
-
-
-class Account:
-    """A signed-up account: its name, cookie and CSRF token, and an HTTP client with them."""
-
-    def __init__(self, server: ServerProcess) -> None:
-        self.server = server
-        self.name = f"P{secrets.token_hex(5)}"
-        address = f"10.40.{secrets.randbelow(256)}.{secrets.randbelow(256)}"
-        self.http = httpx.Client(
-            base_url=server.url, headers={"x-forwarded-for": address}, timeout=WAIT
-        )
-        r = self.http.post(
-            "/api/account/signup", json={"name": self.name, "password": "correct horse battery"}
-        )
-        assert r.status_code == 201, r.text
-        self.cookie = r.cookies["pw_session"]
-        self.http.headers["x-csrf-token"] = r.json()["csrf_token"]
-
-    def me(self, server: ServerProcess | None = None) -> ClientConnection:
-        """A /ws/me socket that said hello and got its welcome."""
-        target = server or self.server
-        ws = connect(
-            f"{target.ws_url}/ws/me",
-            proxy=None,
-            open_timeout=WAIT,
-            close_timeout=2,
-            additional_headers={"origin": target.url, "cookie": f"pw_session={self.cookie}"},
-        ).__enter__()
-        ws.send(json.dumps({"type": "hello", "lang": "en"}))
-        welcome = json.loads(ws.recv(timeout=WAIT))
-        assert welcome["type"] == "welcome" and welcome["name"] == self.name, welcome
-        return ws
-
-    def get(self, path: str) -> Any:
-        r = self.http.get(path)
-        assert r.status_code == 200, r.text
-        return r.json()
 
 
 def online_names(server: ServerProcess) -> set[str]:
     r = httpx.get(f"{server.url}/api/people/online", params={"limit": 100}, timeout=WAIT)
     assert r.status_code == 200, r.text
     return {p["name"] for p in r.json()["players"]}
-
-
-def eventually(check: Any, timeout: float = WAIT) -> None:
-    end = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < end, "timed out"
-        time.sleep(0.1)
 
 
 def test_an_account_is_online_while_its_socket_is_open(server: ServerProcess) -> None:

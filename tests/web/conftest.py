@@ -8,6 +8,7 @@ import json
 import random
 import sys
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,7 +18,7 @@ import httpx
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-pytest.register_assert_rewrite("server_fixtures")
+pytest.register_assert_rewrite("server_fixtures", "mail_fixtures")
 
 from playwright.sync_api import (  # noqa: E402
     Browser,
@@ -79,6 +80,37 @@ def running_server(folder: Path) -> Iterator[ServerProcess]:
         yield proc
     finally:
         proc.stop()
+
+
+@pytest.fixture(scope="module")
+def own_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server of the test module's own (its accounts and games apart from the others')."""
+    with running_server(tmp_path_factory.mktemp("own-server")) as proc:
+        yield proc
+
+
+PASSWORD = "quilted-squares-9"
+
+
+def person(browser: Browser, server: ServerProcess, prefix: str, **kw: Any) -> tuple[Page, str]:
+    """A new browser (context options ``kw``) signed up through the site's own form: its page
+    and the account's name (``prefix`` and letters, so that no two tests share one)."""
+    options: dict[str, Any] = {"viewport": {"width": 1280, "height": 900}, "locale": "en-GB"}
+    ctx = browser.new_context(**{**options, **kw})
+    ctx.set_default_timeout(TIMEOUT_MS)
+    page = ctx.new_page()
+    return page, signed_up(page, server, prefix)
+
+
+def signed_up(page: Page, server: ServerProcess, prefix: str) -> str:
+    """Sign the page up through the site's form as a new account: its name."""
+    name = prefix + uuid.uuid4().hex[:8].replace("0", "a").replace("1", "b")
+    page.goto(f"{server.url}/signup")
+    page.fill("#field-name", name)
+    page.fill("#field-password", PASSWORD)
+    page.click("#signup-form-submit")
+    expect(page.locator("#head-me")).to_contain_text(name)
+    return name
 
 
 @pytest.fixture(scope="session")

@@ -10,9 +10,7 @@ client address of its own (a guest's chat allowance is per address)."""
 from __future__ import annotations
 
 import secrets
-import shutil
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -21,7 +19,6 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from conftest import (
     SERVER_ARGS,
-    SHOTS,
     TIMEOUT_MS,
     assert_fits_a_phone,
     keep_seat,
@@ -29,8 +26,6 @@ from conftest import (
     watch_errors,
 )
 from server_fixtures import WAIT, ServerProcess
-
-LOOKED_AT = Path("/tmp/shots/chat")  # copies of the screenshots, to look at
 
 
 @pytest.fixture(scope="module")
@@ -71,8 +66,6 @@ def opened(ctx: BrowserContext, url: str) -> tuple[Page, list[str]]:
 
 def look(page: Page, name: str, full_page: bool = True) -> None:
     shot(page, f"chat-{name}", full_page)
-    LOOKED_AT.mkdir(parents=True, exist_ok=True)
-    shutil.copy(SHOTS / f"chat-{name}.png", LOOKED_AT / f"{name}.png")
 
 
 def online_game(server: ServerProcess) -> tuple[str, dict[str, Any], dict[str, Any]]:

@@ -6,64 +6,28 @@ without --smtp says that it sends no mail."""
 
 from __future__ import annotations
 
-import email
-import email.policy
-import re
-import threading
-import time
-import uuid
 from collections.abc import Iterator
-from email.message import EmailMessage
-from typing import Any
 
 import pytest
-from aiosmtpd.controller import Controller
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
-from conftest import SERVER_ARGS, TIMEOUT_MS, assert_fits_a_phone, phone, shot, watch_errors
-from server_fixtures import ServerProcess, free_port
-
-PASSWORD = "quilted-squares-9"
-
-
-class Mailbox:
-    def __init__(self) -> None:
-        self.messages: list[EmailMessage] = []
-        self.changed = threading.Condition()
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        message = email.message_from_bytes(envelope.content, policy=email.policy.default)
-        assert isinstance(message, EmailMessage)
-        with self.changed:
-            self.messages.append(message)
-            self.changed.notify_all()
-        return "250 OK"
-
-    def link(self, to: str, path: str) -> str:
-        """The first link to ``path`` in a mail to ``to`` (waiting for the mail)."""
-        deadline = time.monotonic() + TIMEOUT_MS / 1000
-        with self.changed:
-            while True:
-                for m in self.messages:
-                    part = m.get_body(("plain",))
-                    text = part.get_content() if part is not None else ""  # type: ignore[attr-defined]
-                    found = re.search(rf"https?://\S+{re.escape(path)}\S*", text)
-                    if m["To"] == to and found:
-                        return found.group(0)
-                left = deadline - time.monotonic()
-                assert left > 0, f"no mail to {to} with {path}"
-                self.changed.wait(left)
+from conftest import (
+    SERVER_ARGS,
+    TIMEOUT_MS,
+    assert_fits_a_phone,
+    phone,
+    shot,
+    signed_up,
+    watch_errors,
+)
+from mail_fixtures import Mailbox, smtp_server
+from server_fixtures import ServerProcess
 
 
 @pytest.fixture(scope="module")
 def mailbox() -> Iterator[tuple[Mailbox, int]]:
-    box, port = Mailbox(), free_port()
-    controller = Controller(box, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
-        yield box, port
-    finally:
-        controller.stop()
+    with smtp_server() as found:
+        yield found
 
 
 @pytest.fixture(scope="module")
@@ -80,16 +44,6 @@ def server(
         proc.stop()
 
 
-def sign_up(page: Page, server: ServerProcess) -> str:
-    name = "Mia" + uuid.uuid4().hex[:8].replace("0", "a").replace("1", "b")
-    page.goto(f"{server.url}/signup")
-    page.fill("#field-name", name)
-    page.fill("#field-password", PASSWORD)
-    page.click("#signup-form-submit")
-    expect(page.locator("#head-me")).to_contain_text(name)
-    return name
-
-
 def test_an_address_set_on_the_account_page_is_confirmed_from_its_mail(
     browser: Browser, server: ServerProcess, mailbox: tuple[Mailbox, int]
 ) -> None:
@@ -99,7 +53,7 @@ def test_an_address_set_on_the_account_page_is_confirmed_from_its_mail(
     page = ctx.new_page()
     errors = watch_errors(page)
     try:
-        name = sign_up(page, server)
+        name = signed_up(page, server, "Mia")
         address = f"{name.lower()}@example.org"
         page.goto(f"{server.url}/account")
         section = page.locator("#mail-settings")
@@ -148,7 +102,7 @@ def test_the_mail_section_on_a_phone_in_persian(
 ) -> None:
     with phone(browser, "fa-IR") as page:
         page.add_init_script("localStorage.setItem('patchwork.lang', 'fa')")
-        name = sign_up(page, server)
+        name = signed_up(page, server, "Mia")
         page.goto(f"{server.url}/account")
         expect(page.locator("html")).to_have_attribute("dir", "rtl")
         page.fill("#field-mail-address", f"{name.lower()}@example.org")
@@ -171,7 +125,7 @@ def test_a_server_without_smtp_says_it_sends_no_mail(
     browser: Browser, web_server: ServerProcess
 ) -> None:
     with phone(browser) as page:
-        sign_up(page, web_server)
+        signed_up(page, web_server, "Mia")
         page.goto(f"{web_server.url}/account")
         expect(page.locator("#mail-off")).to_have_text(
             "Mail is off on this server: it sends no mail."

@@ -7,49 +7,18 @@ page is signed up through the site's own form, on a server of this module's own.
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-import server_fixtures
-from conftest import SERVER_ARGS, TIMEOUT_MS, assert_fits_a_phone, shot, watch_errors
+from conftest import assert_fits_a_phone, person, shot, watch_errors
 from server_fixtures import ServerProcess
-
-PASSWORD = "quilted-squares-9"
-SHOTS = Path("/tmp/shots/notifications")
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("notifications-web")
-    proc = ServerProcess(f"sqlite:///{folder / 'games.db'}", folder, *SERVER_ARGS)
-    try:
-        with pytest.MonkeyPatch.context() as patch:  # a busy machine warms the engine slowly
-            patch.setattr(server_fixtures, "START_TIMEOUT", 180.0)
-            proc.start()
-        yield proc
-    finally:
-        proc.stop()
-
-
-def person(browser: Browser, server: ServerProcess, prefix: str, **kw: object) -> tuple[Page, str]:
-    """A new browser signed up through the form: its page and the account's name."""
-    ctx = browser.new_context(
-        **{"viewport": {"width": 1280, "height": 800}, "locale": "en-GB", **kw}
-    )
-    ctx.set_default_timeout(TIMEOUT_MS)
-    page = ctx.new_page()
-    name = prefix + uuid.uuid4().hex[:8].replace("0", "a").replace("1", "b")
-    page.goto(f"{server.url}/signup")
-    page.fill("#field-name", name)
-    page.fill("#field-password", PASSWORD)
-    page.click("#signup-form-submit")
-    expect(page.locator("#head-me")).to_contain_text(name)
-    return page, name
+def server(own_server: ServerProcess) -> ServerProcess:
+    return own_server
 
 
 def call(page: Page, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
@@ -79,8 +48,6 @@ def correspondence_game(ann: Page, bob: Page) -> tuple[str, str]:
 
 
 def save(page: Page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"))
     shot(page, f"notifications-{name}", full_page=False)
 
 

@@ -6,43 +6,16 @@ signed in through the site's own sign-up form, and has a server of its own."""
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Iterator
-
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
-from conftest import SERVER_ARGS, TIMEOUT_MS, assert_fits_a_phone, shot, watch_errors
+from conftest import assert_fits_a_phone, person, shot, watch_errors
 from server_fixtures import ServerProcess
-
-PASSWORD = "quilted-squares-9"
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("people-web")
-    proc = ServerProcess(f"sqlite:///{folder / 'games.db'}", folder, *SERVER_ARGS)
-    try:
-        proc.start()
-        yield proc
-    finally:
-        proc.stop()
-
-
-def person(browser: Browser, server: ServerProcess, prefix: str, **kw: object) -> tuple[Page, str]:
-    """A new browser signed up through the form: its page and the account's name."""
-    ctx = browser.new_context(
-        **{"viewport": {"width": 1280, "height": 900}, "locale": "en-GB", **kw}
-    )
-    ctx.set_default_timeout(TIMEOUT_MS)
-    page = ctx.new_page()
-    name = prefix + uuid.uuid4().hex[:8].replace("0", "a").replace("1", "b")
-    page.goto(f"{server.url}/signup")
-    page.fill("#field-name", name)
-    page.fill("#field-password", PASSWORD)
-    page.click("#signup-form-submit")
-    expect(page.locator("#head-me")).to_contain_text(name)
-    return page, name
+def server(own_server: ServerProcess) -> ServerProcess:
+    return own_server
 
 
 def test_two_people_meet_follow_and_block(browser: Browser, server: ServerProcess) -> None:

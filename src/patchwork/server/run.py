@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import gc
 import logging
+import math
 import sys
+from collections.abc import Callable
 
 from .. import i18n
 from ..i18n import N_, _
@@ -16,15 +18,24 @@ from .http.slowclients import with_header_timeout
 DEFAULTS = Settings()
 
 
-def _offer_seconds(text: str) -> float:
-    """``--bot-offer-after``: a number of seconds from 1 to 600."""
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = 0.0
-    if not 1 <= seconds <= 600:
-        raise argparse.ArgumentTypeError(_("give 1 to 600 seconds"))
+def _seconds(low: float, high: float, refusal: str) -> Callable[[str], float]:
+    """An argparse type: a number of seconds from ``low`` to ``high``, or ``refusal``."""
+
+    def seconds(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(_(refusal))
+        return value
+
     return seconds
+
+
+_offer_seconds = _seconds(1, 600, N_("give 1 to 600 seconds"))  # --bot-offer-after
+_mail_after = _seconds(0, 30 * 86400, N_("give 0 to 2592000 seconds"))
+_mail_scan = _seconds(0.1, 3600, N_("give 0.1 to 3600 seconds"))
 
 
 def _smtp_url(text: str) -> str:
@@ -36,28 +47,6 @@ def _smtp_url(text: str) -> str:
     except SmtpUrlError as e:
         raise argparse.ArgumentTypeError(i18n.fill(e.template, e.params)) from None
     return text
-
-
-def _mail_after(text: str) -> float:
-    """``--mail-after``: seconds, 0 to 30 days."""
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = -1.0
-    if not 0 <= seconds <= 30 * 86400:
-        raise argparse.ArgumentTypeError(_("give 0 to 2592000 seconds"))
-    return seconds
-
-
-def _mail_scan(text: str) -> float:
-    """``--mail-scan``: seconds, 0.1 to 3600."""
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = 0.0
-    if not 0.1 <= seconds <= 3600:
-        raise argparse.ArgumentTypeError(_("give 0.1 to 3600 seconds"))
-    return seconds
 
 
 def _public_url(text: str) -> str:

@@ -56,8 +56,7 @@ async def _analysis_socket(websocket: WebSocket, lang: str) -> None:
         analysis_client_messages,
         AnalysisHelloMsg,
         N_("send hello first"),
-        settings.max_message_bytes,
-        settings.hello_timeout,
+        settings,
         lang,
     )
     if greeting is None:

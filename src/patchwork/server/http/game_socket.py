@@ -109,8 +109,7 @@ async def _game_socket(websocket: WebSocket, game_id: str, lang: str) -> None:
         _messages,
         HelloMsg,
         N_("send hello first (with your token, or none to watch)"),
-        settings.max_message_bytes,
-        settings.hello_timeout,
+        settings,
         lang,
     )
     if greeting is None:

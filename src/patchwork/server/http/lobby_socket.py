@@ -67,8 +67,7 @@ async def _lobby_socket(websocket: WebSocket, lang: str) -> None:
         lobby_client_messages,
         LobbyHelloMsg,
         N_("send hello first"),
-        settings.max_message_bytes,
-        settings.hello_timeout,
+        settings,
         lang,
     )
     if greeting is None:

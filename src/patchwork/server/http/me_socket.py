@@ -50,8 +50,7 @@ async def _me_socket(websocket: WebSocket, lang: str) -> None:
         me_client_messages,
         MeHelloMsg,
         N_("send hello first"),
-        settings.max_message_bytes,
-        settings.hello_timeout,
+        settings,
         lang,
     )
     if greeting is None:

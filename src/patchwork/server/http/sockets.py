@@ -23,6 +23,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from ...i18n import N_, supported
 from ..accounts.service import Accounts
+from ..common.config import Settings
 from ..common.errors import ServerError, request_language
 from ..common.ratelimit import ConnectionCount
 from ..games.hub import Connection
@@ -136,13 +137,13 @@ async def hello(
     messages: TypeAdapter[Any],
     hello_type: type[Any],
     reminder: str,
-    max_bytes: int,
-    timeout: float,
+    settings: Settings,
     lang: str,
 ) -> tuple[Any, str] | None:
-    """The client's hello (a ``hello_type`` of ``messages``) and the language it asks for;
-    None if the client left or never said hello (then it is told ``reminder`` and the
-    connection is closed)."""
+    """The client's hello (a ``hello_type`` of ``messages``, within the settings' size and
+    time) and the language it asks for; None if the client left or never said hello (then
+    it is told ``reminder`` and the connection is closed)."""
+    max_bytes, timeout = settings.max_message_bytes, settings.hello_timeout
 
     async def first() -> tuple[Any, str] | None:
         for _ in range(HELLO_ATTEMPTS):
@@ -186,6 +187,11 @@ async def serve(
     refused: deque[float] = deque()  # when messages were refused, the last FLOOD_WINDOW s
     registry: SessionSockets = conn.websocket.app.state.session_sockets
     with registry.holding(conn):
+        # The session may have ended while the socket was greeted, before it was listed
+        # here to hear of it: the database says.
+        if conn.caller.session is not None and not await _still_signed_in(conn):
+            conn.close(CLOSE_SESSION_ENDED, "the session ended")
+            return
         while True:
             try:
                 text = await receive_text(conn.websocket)

@@ -23,7 +23,7 @@ import { notificationBell, startNotifications } from "./notifications.js";
 import { startChallenges } from "./challenges.js";
 import { hidePatchZoom } from "./circle.js";
 import { setBoardSize } from "./shapes.js";
-import { h, setupLiveRegions, fatal, errorText, toast } from "./ui.js";
+import { closeOnChoice, h, setupLiveRegions, fatal, errorText, toast } from "./ui.js";
 
 // The text of index.html's <noscript>, listed here so that it is extracted for translation.
 export const NOSCRIPT = () => _("Patchwork needs JavaScript to be switched on.");
@@ -101,23 +101,8 @@ function accountLinks() {
         } }, [_("Sign out")])]),
     ]),
   ]);
-  // A choice closes the menu; so do Escape and a click elsewhere.
-  menu.addEventListener("click", (e) => {
-    if (e.target.closest("a, button")) menu.open = false;
-  });
-  menu.addEventListener("keydown", (e) => {
-    if (e.key === "Escape" && menu.open) {
-      menu.open = false;
-      menu.querySelector("summary").focus();
-    }
-  });
-  return menu;
+  return closeOnChoice(menu, "a, button");
 }
-
-document.addEventListener("click", (e) => {
-  const menu = document.getElementById("account-menu");
-  if (menu && menu.open && !menu.contains(e.target)) menu.open = false;
-});
 
 // The header again (after signing in or out, or a rating change), leaving the screen be.
 function refreshHeader() {

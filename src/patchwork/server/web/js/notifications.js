@@ -13,7 +13,7 @@ import { currentAccount, onAccount } from "./account.js";
 import { _, currentLanguage, fmt, ngettext, num } from "./i18n.js";
 import { onMe } from "./me.js";
 import { el, svgRoot } from "./svg.js";
-import { errorText, fmtNodes, h } from "./ui.js";
+import { closeOnChoice, errorText, fmtNodes, h } from "./ui.js";
 
 const state = {
   owner: null, // the account the list is of
@@ -175,23 +175,8 @@ export function notificationBell() {
       render();
     }
   });
-  // A choice closes the list; so do Escape and a click elsewhere.
-  menu.addEventListener("click", (e) => {
-    if (e.target.closest("a")) menu.open = false;
-  });
-  menu.addEventListener("keydown", (e) => {
-    if (e.key === "Escape" && menu.open) {
-      menu.open = false;
-      menu.querySelector("summary").focus();
-    }
-  });
-  return menu;
+  return closeOnChoice(menu, "a");
 }
-
-document.addEventListener("click", (e) => {
-  const menu = document.getElementById(MENU_ID);
-  if (menu && menu.open && !menu.contains(e.target)) menu.open = false;
-});
 
 function isOpen() {
   const menu = document.getElementById(MENU_ID);

@@ -54,6 +54,28 @@ export function notation(move) {
 let politeRegion = null;
 let toastBox = null;
 
+// A menu in a <details>: a choice in it (what ``choices`` selects) closes it, and so do
+// Escape (focus back on its summary) and a click anywhere outside it.
+export function closeOnChoice(menu, choices) {
+  menu.addEventListener("click", (e) => {
+    if (e.target.closest(choices)) menu.open = false;
+  });
+  menu.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && menu.open) {
+      menu.open = false;
+      menu.querySelector("summary").focus();
+    }
+  });
+  menu.dataset.closeOnChoice = "";
+  return menu;
+}
+
+document.addEventListener("click", (e) => {
+  for (const menu of document.querySelectorAll("details[data-close-on-choice][open]")) {
+    if (!menu.contains(e.target)) menu.open = false;
+  }
+});
+
 export function setupLiveRegions() {
   politeRegion = h("div", { class: "visually-hidden", "aria-live": "polite", role: "status",
     id: "announcer" });
