@@ -94,6 +94,11 @@ export const api = {
   changePassword: (old, password) => request("POST", "/api/account/password", { old, new: password }),
   deleteAccount: (password) => request("DELETE", "/api/account", { password }),
   myGames: (status) => request("GET", `/api/account/games?status=${encodeURIComponent(status)}`),
+  // The account's mail address (docs/accounts.md, "Mail"): each call answers the settings.
+  mail: () => request("GET", "/api/account/mail"),
+  setMail: (address) => request("PUT", "/api/account/mail", { address }),
+  removeMail: () => request("DELETE", "/api/account/mail"),
+  resendMail: () => request("POST", "/api/account/mail/confirmation"),
   player: (name) => request("GET", `/api/players/${encodeURIComponent(name)}`),
   // People (docs/server.md "People"): who is online, a player's standing with you, follows, blocks.
   online: (limit = 50) => request("GET", `/api/people/online?limit=${limit}`),

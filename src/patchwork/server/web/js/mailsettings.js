@@ -4,39 +4,9 @@
 // server started without --smtp, that this server sends no mail. The address is the owner's
 // alone: the server shows it to nobody else.
 
-import { ApiError } from "./api.js";
-import { currentAccount } from "./account.js";
-import { _, currentLanguage, fmt, ngettext } from "./i18n.js";
+import { api } from "./api.js";
+import { _, fmt, ngettext } from "./i18n.js";
 import { errorText, fmtNodes, h, toast } from "./ui.js";
-
-const PATH = "/api/account/mail";
-
-async function call(method, path, body) {
-  const me = currentAccount();
-  const headers = { accept: "application/json", "accept-language": currentLanguage() };
-  if (body !== undefined) headers["content-type"] = "application/json";
-  if (me && me.csrf_token && method !== "GET") headers["x-csrf-token"] = me.csrf_token;
-  let response;
-  try {
-    response = await fetch(path, { method, headers, credentials: "same-origin",
-      body: body === undefined ? undefined : JSON.stringify(body) });
-  } catch (e) {
-    throw new ApiError("network", String(e && e.message ? e.message : e));
-  }
-  const data = await response.json().catch(() => null);
-  if (!response.ok) {
-    const err = data && data.error ? data.error : {};
-    throw new ApiError(err.code || `http_${response.status}`, err.message || response.statusText, response.status);
-  }
-  return data;
-}
-
-export const mailApi = {
-  get: () => call("GET", PATH),
-  set: (address) => call("PUT", PATH, { address }),
-  remove: () => call("DELETE", PATH),
-  resend: () => call("POST", `${PATH}/confirmation`),
-};
 
 function sentence(text) {
   return text ? text.charAt(0).toUpperCase() + text.slice(1) : text;
@@ -55,7 +25,7 @@ export function mailSection() {
     h("h2", { id: "mail-title", text: _("Mail") }),
     h("p", { class: "muted", text: _("Loading…") }),
   ]);
-  mailApi.get().then((s) => draw(card, s), (err) => drawError(card, err));
+  api.mail().then((s) => draw(card, s), (err) => drawError(card, err));
   return card;
 }
 
@@ -104,7 +74,7 @@ function draw(card, settings, editing = false) {
       if (err.code === "unavailable") {
         // The address is saved, but its confirmation did not go: show it as it now is.
         try {
-          redraw(await mailApi.get());
+          redraw(await api.mail());
         } catch {
           // keep what is shown
         }
@@ -118,21 +88,21 @@ function draw(card, settings, editing = false) {
   } else {
     const address = settings.address;
     const remove = h("button", { type: "button", id: "mail-remove", text: _("Remove the address") });
-    remove.addEventListener("click", () => act(remove, () => mailApi.remove(), _("Your address is removed: no more mail.")));
+    remove.addEventListener("click", () => act(remove, () => api.removeMail(), _("Your address is removed: no more mail.")));
     const change = h("button", { type: "button", id: "mail-change", text: _("Change the address") });
     change.addEventListener("click", () => redraw(settings, true));
     const buttons = [];
     if (settings.stopped) {
       parts.push(status("stopped", _("A mail's stop link was used, so no mail goes to {address}."), address));
       const again = h("button", { type: "button", class: "primary", id: "mail-again", text: _("Get mail again") });
-      again.addEventListener("click", () => act(again, () => mailApi.set(address), _("A confirmation mail is on its way.")));
+      again.addEventListener("click", () => act(again, () => api.setMail(address), _("A confirmation mail is on its way.")));
       buttons.push(again);
     } else if (settings.confirmed) {
       parts.push(status("good", _("Mail goes to {address}."), address));
     } else {
       parts.push(status("wait", _("Open the link in the mail we sent to {address}. Until then nothing else goes to it."), address));
       const resend = h("button", { type: "button", class: "primary", id: "mail-resend", text: _("Send the confirmation again") });
-      resend.addEventListener("click", () => act(resend, () => mailApi.resend(), _("A confirmation mail is on its way.")));
+      resend.addEventListener("click", () => act(resend, () => api.resendMail(), _("A confirmation mail is on its way.")));
       buttons.push(resend);
     }
     parts.push(h("div", { class: "actions" }, [...buttons, change, remove]));
@@ -169,7 +139,7 @@ function addressForm(settings, error, act, cancel) {
     }
     input.removeAttribute("aria-invalid");
     // The account's confirmed address given again: nothing is sent.
-    act(save, () => mailApi.set(address),
+    act(save, () => api.setMail(address),
       (s) => (s.confirmed && !s.stopped ? _("Your address is saved.") : _("A confirmation mail is on its way.")));
   });
   return form;
