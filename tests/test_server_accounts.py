@@ -224,7 +224,7 @@ def test_sign_up_in_and_out(devices: Any) -> None:
     r = d.sign_up(name)
     assert r.status_code == 201, r.text
     account = r.json()
-    assert set(account) == {"id", "name", "rating", "rd", "provisional", "csrf_token"}
+    assert set(account) == {"id", "name", "rating", "rd", "provisional", "bot", "csrf_token"}
     assert account["name"] == name and account["provisional"] is True
     assert (account["rating"], account["rd"]) == (1500, 350)
     cookie = r.headers["set-cookie"].lower()

@@ -449,5 +449,12 @@ def test_profile_leaderboard_and_chart(server: ServerProcess, db: Store, players
     board = server.get("/api/leaderboard?limit=3").json()
     assert [e["name"] for e in board] == [u["name"] for u in top[::-1]]
     assert [e["rank"] for e in board] == [1, 2, 3]
-    assert board[0] == {"rank": 1, "name": top[2]["name"], "rating": 2902, "rd": 80, "games": 0}
+    assert board[0] == {
+        "rank": 1,
+        "name": top[2]["name"],
+        "bot": False,
+        "rating": 2902,
+        "rd": 80,
+        "games": 0,
+    }
     assert server.get("/api/leaderboard?limit=0").status_code == 422

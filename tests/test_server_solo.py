@@ -98,6 +98,7 @@ def test_a_solo_game_has_one_person_and_automa(server: ServerProcess) -> None:
         "level": 3,
         "joined": True,
         "account": False,
+        "bot": False,
     }
     assert is_public_text(g["position"])  # the public form: no deck in it (D6)
     automa = g["automa"]

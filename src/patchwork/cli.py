@@ -53,6 +53,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "engine": ("patchwork.protocol.engine_server", N_("speak the engine protocol on stdin/stdout")),
     "cg-host": ("patchwork.protocol.cg_host", N_("referee a CodinGame Patchwork bot's game")),
     "cg-bot": ("patchwork.protocol.cg_bot", N_("play as a CodinGame Patchwork bot")),
+    "bot": (
+        "patchwork.bot.cli",
+        N_("play an engine on a patchwork-game server as a bot account"),
+    ),
     "train": (
         "patchwork.ai.train",
         N_("fit the search's playout policy to the searcher's own choices in self-play"),
@@ -60,7 +64,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("patchwork.bench", N_("measure the speed of the compiled engine and the searcher")),
 }
 # The commands whose own options include --lang (the others speak English options only).
-TAKES_LANG = frozenset({"play", "learn", "serve", "review", "analyse", "puzzle"})
+TAKES_LANG = frozenset({"play", "learn", "serve", "review", "analyse", "puzzle", "bot"})
 INDENT = " " * 15
 
 

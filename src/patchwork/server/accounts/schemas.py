@@ -40,6 +40,7 @@ class Account(BaseModel):
     rating: float
     rd: float = Field(description="the rating's deviation (Glicko-2)")
     provisional: bool = Field(description="the rating is not sure yet (shown with ?)")
+    bot: bool = Field(default=False, description="a bot account: a program plays it (BOT)")
     csrf_token: str | None = Field(
         description="send it as X-CSRF-Token with every change (null for an API token)"
     )

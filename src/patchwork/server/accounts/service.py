@@ -231,3 +231,22 @@ class Accounts:
         the most recently changed first."""
         statuses = {"active": ACTIVE, "finished": ("finished",)}.get(status or "", ALL)
         return await self._call(self.db.games_of, user_id, statuses, limit)
+
+    # -- bots -----------------------------------------------------------------------------
+
+    async def become_bot(self, user: UserData) -> UserData:
+        """The account becomes a bot (docs/bots.md): one way, and only before its first
+        rated game. A bot again is no change."""
+        if user.bot:
+            return user
+        found = await self._call(self.db.become_bot, user.id)
+        if found is None:
+            raise ServerError(
+                "not_allowed",
+                N_(
+                    "an account that has played a rated game cannot become a bot: "
+                    "make a new account for your bot"
+                ),
+            )
+        log.info("account %s is a bot now", user.id)
+        return found

@@ -215,3 +215,25 @@ class AccountStore:
                 .limit(limit)
             )
             return [GameData.from_row(r) for r in conn.execute(q).mappings()]
+
+    def become_bot(self, user_id: str) -> UserData | None:
+        """Make the account a bot, for good; None (nothing changed) if it has a rated game:
+        its rating was made by a person."""
+        mine = or_(games.c.seat0_user == user_id, games.c.seat1_user == user_id)
+        with self.engine.begin() as conn:
+            rated = conn.execute(select(games.c.id).where(mine, games.c.rated).limit(1)).first()
+            if rated is not None:
+                return None
+            conn.execute(update(users).where(users.c.id == user_id).values(bot=True))
+            row = conn.execute(select(users).where(users.c.id == user_id)).mappings().first()
+        return None if row is None else UserData.from_row(row)
+
+
+def bots_among(engine: Engine, user_ids: list[str | None]) -> set[str]:
+    """Which of these accounts are bots."""
+    ids = [u for u in user_ids if u is not None]
+    if not ids:
+        return set()
+    with engine.connect() as conn:
+        rows = conn.execute(select(users.c.id).where(users.c.id.in_(ids), users.c.bot))
+        return {r[0] for r in rows}

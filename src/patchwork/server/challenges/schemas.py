@@ -80,9 +80,11 @@ class ChallengeView(BaseModel):
     challenger: str = Field(description="who challenges: an account's name")
     challenger_rating: int
     challenger_provisional: bool
+    challenger_bot: bool = Field(description="the challenger is a bot account")
     challenged: str = Field(description="who is challenged: an account's name")
     challenged_rating: int
     challenged_provisional: bool
+    challenged_bot: bool = Field(description="the challenged player is a bot account")
     rules: PairRules
     clock: ClockIn | None
     rated: bool

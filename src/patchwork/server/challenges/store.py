@@ -31,9 +31,11 @@ _SELECT = select(
     _challenger.c.name.label("challenger_name"),
     _challenger.c.rating.label("challenger_rating"),
     _challenger.c.rd.label("challenger_rd"),
+    _challenger.c.bot.label("challenger_bot"),
     _challenged.c.name.label("challenged_name"),
     _challenged.c.rating.label("challenged_rating"),
     _challenged.c.rd.label("challenged_rd"),
+    _challenged.c.bot.label("challenged_bot"),
 ).select_from(
     challenges.join(_challenger, _challenger.c.id == challenges.c.challenger_id).join(
         _challenged, _challenged.c.id == challenges.c.challenged_id
@@ -66,9 +68,11 @@ class ChallengeRow:
     challenger_name: str
     challenger_rating: float
     challenger_rd: float
+    challenger_bot: bool
     challenged_name: str
     challenged_rating: float
     challenged_rd: float
+    challenged_bot: bool
 
     def is_open(self, now: dt.datetime) -> bool:
         return self.status == "open" and self.expires_at > now
@@ -91,9 +95,11 @@ class ChallengeRow:
             challenger=self.challenger_name,
             challenger_rating=round(self.challenger_rating),
             challenger_provisional=provisional(self.challenger_rd),
+            challenger_bot=self.challenger_bot,
             challenged=self.challenged_name,
             challenged_rating=round(self.challenged_rating),
             challenged_provisional=provisional(self.challenged_rd),
+            challenged_bot=self.challenged_bot,
             rules=PairRules(edition=self.edition, rotation=self.rotation, flip=self.flip),  # type: ignore[arg-type]
             clock=self.clock_in(),
             rated=self.rated,

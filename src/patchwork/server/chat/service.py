@@ -114,6 +114,13 @@ def _account_required(kind: RoomKind) -> ServerError:
     )
 
 
+def no_room() -> ServerError:
+    """The answer to a chat line where the connection has no room."""
+    return ServerError(
+        "chat_closed", N_("this game has no chat: players chat in games between two people")
+    )
+
+
 def game_room(data: GameData, seats: frozenset[int]) -> tuple[str, RoomKind] | None:
     """The room of a game's connection: the players' (only in a game between people) or
     the spectators'; None: none (a player of a game against the AI, Automa or at one screen)."""

@@ -127,9 +127,11 @@ def new_game_data(req: CreateGame, user: UserData | None = None) -> NewGame:
         else:
             invite = secrets.token_urlsafe(12)
     users: list[str | None] = [None, None]
+    bots = [False, False]
     if user is not None and req.mode != "local":
         users[seat] = user.id
         names[seat] = user.name
+        bots[seat] = user.bot
     spec = clock_spec(req.clock)
     data = new_row(
         spec,
@@ -151,6 +153,8 @@ def new_game_data(req: CreateGame, user: UserData | None = None) -> NewGame:
         solo=solo,
         seat0_user=users[0],
         seat1_user=users[1],
+        seat0_bot=bots[0],
+        seat1_bot=bots[1],
         rated=req.rated,
     )
     return NewGame(data, token, None if req.mode == "local" else seat, invite)
@@ -228,7 +232,10 @@ def rematch_data(old: GameData) -> GameData:
         seat1_token=old.seat1_token,
         seat0_user=old.seat0_user,
         seat1_user=old.seat1_user,
+        seat0_bot=old.seat0_bot,
+        seat1_bot=old.seat1_bot,
         rated=old.rated,
+        takebacks=old.takebacks,
         ai_level=old.ai_level,
     )
 
@@ -252,5 +259,6 @@ def played_elsewhere_data(start: State, level: int, user: UserData | None) -> Ga
         seat0_name=seat_name(0) if user is None else user.name,
         seat1_name=ai_name(level),
         seat0_user=None if user is None else user.id,
+        seat0_bot=user is not None and user.bot,
         ai_level=level,
     )

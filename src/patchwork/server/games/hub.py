@@ -25,17 +25,18 @@ CLOSE_TOO_SLOW = 4008
 
 
 class Connection:
-    """One client's websocket on one game: its seats (none for a spectator) and its queue."""
+    """One client's websocket on one game: its seats (none for a spectator) and its queue.
+    An HTTP stream (http/streams.py) is one too, without a websocket: it reads the queue."""
 
     def __init__(
         self,
-        websocket: WebSocket,
+        websocket: WebSocket | None,
         game_id: str,
         seats: frozenset[int],
         bucket: TokenBucket,
         caller: Caller = GUEST,
     ) -> None:
-        self.websocket = websocket
+        self._websocket = websocket
         self.caller = caller
         self.game_id = game_id
         self.seats = seats
@@ -71,6 +72,16 @@ class Connection:
             while not self._queue.empty():
                 self._queue.get_nowait()
             self._queue.put_nowait(None)
+
+    @property
+    def websocket(self) -> WebSocket:
+        """The connection's websocket (an HTTP stream has none, and never asks)."""
+        assert self._websocket is not None, "an HTTP stream has no websocket"
+        return self._websocket
+
+    async def next_text(self) -> str | None:
+        """The next message queued; None once the connection is closed."""
+        return await self._queue.get()
 
     async def writer(self) -> None:
         """Drain the queue into the socket until closed."""

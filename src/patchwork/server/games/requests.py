@@ -4,7 +4,7 @@ views use (seats, modes, seat kinds). docs/server.md describes them in prose."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, Self
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
@@ -201,19 +201,26 @@ class AnalysisMsg(_Msg):
 ChatPreset = Literal["hi", "gl", "gg", "wp", "thanks"]
 
 
-class ChatSendMsg(_Msg):
-    """Say something in the connection's chat room: ``text`` (1-140 characters once cleaned)
-    or a ``preset`` phrase's key, not both."""
+class ChatIn(BaseModel):
+    """A chat line: ``text`` (1-140 characters once cleaned) or a ``preset`` phrase's key,
+    not both."""
 
-    type: Literal["chat"]
+    model_config = ConfigDict(extra="forbid", strict=True)
     text: str | None = Field(default=None, max_length=600)
     preset: ChatPreset | None = None
 
     @model_validator(mode="after")
-    def _one(self) -> ChatSendMsg:
+    def _one(self) -> Self:
         if (self.text is None) == (self.preset is None):
             raise ValueError("send either text or preset")
         return self
+
+
+class ChatSendMsg(_Msg, ChatIn):
+    """Say something in the connection's chat room (a :class:`ChatIn`)."""
+
+    model_config = ConfigDict(extra="ignore", strict=True)
+    type: Literal["chat"]
 
 
 class ChatReportMsg(_Msg):

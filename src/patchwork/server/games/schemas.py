@@ -32,6 +32,7 @@ class SeatView(BaseModel):
     account: bool = Field(
         default=False, description="bound to an account: the name is its (/players/{name})"
     )
+    bot: bool = Field(default=False, description="a bot account sits here (BOT)")
 
 
 class ClockView(BaseModel):

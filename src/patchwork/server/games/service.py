@@ -20,6 +20,7 @@ from typing import Any
 from ...engine import IllegalMoveError, InvalidMoveError
 from ...engine.moves import parse_move
 from ...i18n import N_
+from ..accounts.store import bots_among
 from ..aipool.runner import AIRunner
 from ..cluster.node import ClusterNode
 from ..common.config import Settings
@@ -234,12 +235,14 @@ class GameService:
         live = LiveGame.build(data, [])
         data.turn_started = turn_start(live, live.game.state, time.time())
         event = EventData(data.id, 1, "created", {"mode": data.mode})
+        hooked = self.changes.hooked_new(live)  # stored with it (changes.py)
         try:
-            await self.store.commit([InsertGame(data), AddEvent(event)])
+            await self.store.commit([InsertGame(data), AddEvent(event), *hooked.writes])
         except Exception:
             log.exception("creating a game failed")
             raise ServerError("unavailable", N_("the database is unavailable")) from None
         self._begin(live)
+        hooked.done()
         paths = self.paths(data.id)
         invite = new.invite
         return CreatedGame(
@@ -256,6 +259,13 @@ class GameService:
         """Start a game the lobby paired (creation.paired_game_data): stored in one
         transaction with ``claims``, the seeks it takes, so that it exists only if every
         seek was still open (else ``StaleWrite``: someone else took one first)."""
+        seated = [data.seat0_user, data.seat1_user]
+        try:
+            bots = await self.store.call(bots_among, self.store.engine, seated)
+        except Exception:
+            log.exception("reading the paired players failed")
+            raise ServerError("unavailable", N_("the database is unavailable")) from None
+        data.seat0_bot, data.seat1_bot = (u in bots for u in seated)
         live = LiveGame.build(data, [])
         data.turn_started = turn_start(live, live.game.state, time.time())
         event = EventData(data.id, 1, "created", {"mode": data.mode})
@@ -302,6 +312,7 @@ class GameService:
                 f"seat{seat}_token": token_hash(token),
                 f"seat{seat}_name": name,
                 f"seat{seat}_user": None if user is None else user.id,
+                f"seat{seat}_bot": user is not None and user.bot,
                 "invite_hash": None,
                 "status": "active",
             }

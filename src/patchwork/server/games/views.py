@@ -385,6 +385,7 @@ def seats_view(data: GameData) -> list[SeatView]:
             or data.user(s) is not None
             or data.kind(s) != "human",
             account=data.user(s) is not None,
+            bot=data.bot(s),
         )
         for s in (0, 1)
     ]

@@ -37,6 +37,7 @@ def account_view(user: UserData, csrf: str | None) -> Account:
         rating=user.rating,
         rd=user.rd,
         provisional=rating.provisional(user.rd),
+        bot=user.bot,
         csrf_token=csrf,
     )
 

@@ -21,6 +21,8 @@ from ...i18n import N_, Translator, translator
 from ..accounts.service import Accounts
 from ..aipool.runner import AIRunner
 from ..analysis.service import AnalysisBoard
+from ..bots import events as bot_events
+from ..bots.service import Bots
 from ..challenges.service import Challenges
 from ..chat.service import Chat
 from ..cluster.node import ClusterNode
@@ -44,6 +46,7 @@ from ..tutorial.service import FirstReviews
 from . import (
     accounts,
     analysis,
+    bots,
     challenges,
     game_socket,
     games,
@@ -137,6 +140,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         notes = Notifications(store, people_hub)
         app.state.notifications = notes
         service.changes.hooks.append(notes.on_game_change)  # in each change's transaction
+        service.changes.hooks.append(bot_events.hook(people_hub))  # after it: games begun, over
         sockets = SessionSockets(cluster)
         app.state.session_sockets = sockets
         app.state.accounts = Accounts(store, cluster, service.stored_elsewhere, sockets.ended)
@@ -165,6 +169,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         challenge_service = Challenges(service, people_hub, cluster, notes)
         app.state.challenges = challenge_service
         await challenge_service.start()
+        app.state.bots = Bots(app.state.accounts, challenge_service)
         mailer = Mailer(settings, store, people_hub.online)
         app.state.mailer = mailer
         await mailer.start()
@@ -266,6 +271,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         people,
         notifications,
         challenges,
+        bots,
         mail,
         languages,
         pages,

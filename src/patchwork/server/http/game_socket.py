@@ -18,7 +18,7 @@ from pydantic import Field, TypeAdapter
 from starlette.websockets import WebSocketDisconnect
 
 from ...i18n import N_
-from ..chat.service import Chat, Member
+from ..chat.service import Chat, Member, no_room
 from ..common.errors import ServerError
 from ..common.ratelimit import TokenBucket
 from ..games import assist, takebacks
@@ -138,10 +138,7 @@ async def _game_socket(websocket: WebSocket, game_id: str, lang: str) -> None:
     async def handle(msg: Any, ref: Any) -> str | None:
         if isinstance(msg, ChatSendMsg | ChatReportMsg):  # chat/service.py
             if member is None:
-                raise ServerError(
-                    "chat_closed",
-                    N_("this game has no chat: players chat in games between two people"),
-                )
+                raise no_room()
             return encode(await chat.handle(member, msg, ref))
         reply = await _dispatch(svc, conn, msg, ref)
         return None if reply is None else encode(reply)

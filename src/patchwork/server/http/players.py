@@ -37,6 +37,7 @@ async def profile(name: str, svc: Service) -> Profile:
     recent = await svc.store.call(rating.recent_games, engine, user.id)
     return Profile(
         name=user.name,
+        bot=user.bot,
         rating=round(user.rating, 2),
         rd=round(user.rd, 2),
         provisional=rating.provisional(user.rd),
@@ -83,7 +84,12 @@ async def leaderboard(
     rows = await svc.store.call(rating.leaderboard, svc.store.engine, limit)
     return [
         LeaderboardEntry(
-            rank=s.rank, name=s.name, rating=round(s.rating, 2), rd=round(s.rd, 2), games=s.games
+            rank=s.rank,
+            name=s.name,
+            bot=s.bot,
+            rating=round(s.rating, 2),
+            rd=round(s.rd, 2),
+            games=s.games,
         )
         for s in rows
     ]

@@ -19,6 +19,7 @@ from typing import Any
 
 from fastapi import WebSocket
 from pydantic import TypeAdapter, ValidationError
+from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocketDisconnect
 
 from ...i18n import N_, supported
@@ -189,7 +190,7 @@ async def serve(
     with registry.holding(conn):
         # The session may have ended while the socket was greeted, before it was listed
         # here to hear of it: the database says.
-        if conn.caller.session is not None and not await _still_signed_in(conn):
+        if conn.caller.session is not None and not await still_signed_in(conn, conn.websocket):
             conn.close(CLOSE_SESSION_ENDED, "the session ended")
             return
         while True:
@@ -233,10 +234,11 @@ def _flooded(conn: Connection, refused: deque[float], rate: float, lang: str) ->
     return False
 
 
-async def _still_signed_in(conn: Connection) -> bool:
+async def still_signed_in(conn: Connection, via: HTTPConnection) -> bool:
     """Whether the session the connection was opened with still lives (the database says:
-    its end may not have been announced here, or it expired)."""
-    accounts: Accounts = conn.websocket.app.state.accounts
+    its end may not have been announced here, or it expired); ``via``: its websocket or
+    request, for the app."""
+    accounts: Accounts = via.app.state.accounts
     assert conn.caller.session is not None
     return await accounts.alive(conn.caller.session)
 
@@ -255,7 +257,7 @@ async def _answer(
         raw = decode(text, max_bytes)
         ref = ref_of(raw)
         msg = validate(raw, messages)
-        if conn.caller.session is not None and not await _still_signed_in(conn):
+        if conn.caller.session is not None and not await still_signed_in(conn, conn.websocket):
             err = ServerError("not_signed_in", N_("your session has ended: sign in again"))
             conn.send(error_message(err, ref, lang))
             conn.close(CLOSE_SESSION_ENDED, "the session ended")

@@ -100,6 +100,7 @@ class SeekView(BaseModel):
 
     id: str
     name: str = Field(description="who made it: an account's name or a guest's")
+    bot: bool = Field(default=False, description="a bot account: a program plays it (BOT)")
     rating: int | None = Field(description="the maker's rating (null: a guest)")
     provisional: bool = Field(description="the maker's rating is not sure yet (shown with ?)")
     rated: bool

@@ -8,7 +8,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Engine, delete, insert, select, update
+from sqlalchemy import Engine, delete, false, func, insert, select, update
 
 from ..games.creation import PairedPlayer
 from ..games.requests import ClockIn
@@ -43,6 +43,7 @@ class SeekRow:
     game_seat0_name: str | None = None
     game_seat1_name: str | None = None
     node: str | None = None  # the process holding its creator's connection
+    bot: bool = False  # made by a bot account (users.bot)
 
     @property
     def open(self) -> bool:
@@ -62,6 +63,7 @@ class SeekRow:
         return SeekView(
             id=self.id,
             name=self.name,
+            bot=self.bot,
             rating=None if self.rating is None else round(self.rating),
             provisional=self.rd is not None and provisional(self.rd),
             rated=self.rated,
@@ -72,6 +74,10 @@ class SeekRow:
             created_at=round(self.created_at.timestamp(), 3),
             mine=False,
         )
+
+
+# Whether a seek's maker is a bot account (a guest's seek joins no user: false).
+_MAKER_IS_BOT = func.coalesce(users.c.bot, false()).label("bot")
 
 
 def _row(r: Any) -> SeekRow:
@@ -88,8 +94,13 @@ def read_seeks(engine: Engine, now: dt.datetime) -> list[SeekRow]:
             games.c.seat0_token.label("game_seat0_token"),
             games.c.seat0_name.label("game_seat0_name"),
             games.c.seat1_name.label("game_seat1_name"),
+            _MAKER_IS_BOT,
         )
-        .select_from(seeks.outerjoin(games, games.c.id == seeks.c.game_id))
+        .select_from(
+            seeks.outerjoin(games, games.c.id == seeks.c.game_id).outerjoin(
+                users, users.c.id == seeks.c.user_id
+            )
+        )
         .where(seeks.c.expires_at > now)
         .order_by(seeks.c.created_at)
         .limit(MAX_ROWS)
@@ -99,7 +110,11 @@ def read_seeks(engine: Engine, now: dt.datetime) -> list[SeekRow]:
 
 
 def read_seek(engine: Engine, seek_id: str, now: dt.datetime) -> SeekRow | None:
-    q = select(seeks).where(seeks.c.id == seek_id, seeks.c.expires_at > now)
+    q = (
+        select(seeks, _MAKER_IS_BOT)
+        .select_from(seeks.outerjoin(users, users.c.id == seeks.c.user_id))
+        .where(seeks.c.id == seek_id, seeks.c.expires_at > now)
+    )
     with engine.connect() as conn:
         r = conn.execute(q).mappings().first()
     return None if r is None else _row(r)

@@ -118,6 +118,7 @@ def views(engine: Engine, people: list[UserData], online: set[str]) -> list[Pers
     return [
         PersonView(
             name=p.name,
+            bot=p.bot,
             rating=round(p.rating),
             provisional=provisional(p.rd),
             online=p.id in online,

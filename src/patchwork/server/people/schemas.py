@@ -8,6 +8,7 @@ from pydantic import BaseModel, Field
 
 class PersonView(BaseModel):
     name: str
+    bot: bool = Field(default=False, description="a bot account: a program plays it (BOT)")
     rating: int
     provisional: bool = Field(description="the rating is not sure yet (shown with ?)")
     online: bool = Field(description="a page of the site is open for them now")

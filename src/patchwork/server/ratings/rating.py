@@ -401,6 +401,7 @@ class Standing:
     rating: float
     rd: float
     games: int
+    bot: bool
 
 
 def leaderboard(engine: Engine, limit: int) -> list[Standing]:
@@ -413,13 +414,19 @@ def leaderboard(engine: Engine, limit: int) -> list[Standing]:
     )
     with engine.connect() as conn:
         rows = conn.execute(
-            select(users.c.name, users.c.rating, users.c.rd, func.coalesce(played.c.games, 0))
+            select(
+                users.c.name,
+                users.c.rating,
+                users.c.rd,
+                func.coalesce(played.c.games, 0),
+                users.c.bot,
+            )
             .select_from(users.outerjoin(played, played.c.user_id == users.c.id))
             .where(users.c.rd <= PROVISIONAL_RD)
             .order_by(users.c.rating.desc(), users.c.name_key)
             .limit(limit)
         ).all()
     return [
-        Standing(rank=i + 1, name=name, rating=rating, rd=rd, games=int(count))
-        for i, (name, rating, rd, count) in enumerate(rows)
+        Standing(rank=i + 1, name=name, rating=rating, rd=rd, games=int(count), bot=bool(bot))
+        for i, (name, rating, rd, count, bot) in enumerate(rows)
     ]

@@ -21,6 +21,7 @@ class RatingPoint(BaseModel):
 
 class Profile(BaseModel):
     name: str
+    bot: bool = Field(default=False, description="a bot account: a program plays it (BOT)")
     rating: float
     rd: float
     provisional: bool
@@ -36,6 +37,7 @@ class Profile(BaseModel):
 class LeaderboardEntry(BaseModel):
     rank: int
     name: str
+    bot: bool = Field(default=False, description="a bot account: a program plays it (BOT)")
     rating: float
     rd: float
     games: int = Field(description="rated games played")

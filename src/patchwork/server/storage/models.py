@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, ClassVar, Self
 
 from sqlalchemy import (
     JSON,
@@ -97,6 +97,9 @@ games = Table(
     Column("takeback_offer", Integer, nullable=True),  # the seat asking to take back, if any
     # The seat whose takeback was declined: it may not ask again until the next move.
     Column("takeback_declined", Integer, nullable=True),
+    # A bot account sat in the seat (server/bots): its BOT label stays with the game.
+    Column("seat0_bot", Boolean, nullable=False, server_default=false()),
+    Column("seat1_bot", Boolean, nullable=False, server_default=false()),
     Index("ix_games_status", "status"),
     Index("ix_games_seat0_user", "seat0_user"),
     Index("ix_games_seat1_user", "seat1_user"),
@@ -116,6 +119,8 @@ users = Table(
     Column("rd", Double, nullable=False),
     Column("volatility", Double, nullable=False),
     Column("people_games", Integer, nullable=False),
+    # A bot (server/bots): a program plays with this account's API tokens, for good.
+    Column("bot", Boolean, nullable=False, server_default=false()),
 )
 
 sessions = Table(
@@ -402,9 +407,27 @@ def as_utc(value: dt.datetime) -> dt.datetime:
     return value if value.tzinfo is not None else value.replace(tzinfo=dt.UTC)
 
 
+class _Row:
+    """A record of one table row (a dataclass whose field names are the column names)."""
+
+    TIMES: ClassVar[tuple[str, ...]] = ("created_at",)  # read back as UTC
+
+    @classmethod
+    def from_row(cls, row: Any) -> Self:
+        d = dict(row)
+        for name in cls.TIMES:
+            d[name] = as_utc(d[name])
+        return cls(**d)
+
+    def to_row(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}  # type: ignore[arg-type]
+
+
 @dataclass
-class GameData:
-    """One row of ``games`` (field names are the column names)."""
+class GameData(_Row):
+    """One row of ``games``."""
+
+    TIMES = ("created_at", "updated_at")
 
     id: str
     created_at: dt.datetime
@@ -444,16 +467,8 @@ class GameData:
     takebacks: bool = False
     takeback_offer: int | None = None
     takeback_declined: int | None = None
-
-    @classmethod
-    def from_row(cls, row: Any) -> GameData:
-        d = dict(row)
-        d["created_at"] = as_utc(d["created_at"])
-        d["updated_at"] = as_utc(d["updated_at"])
-        return cls(**d)
-
-    def to_row(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+    seat0_bot: bool = False
+    seat1_bot: bool = False
 
     def update(self, changes: dict[str, Any]) -> None:
         for key, value in changes.items():
@@ -467,6 +482,9 @@ class GameData:
 
     def name(self, seat: int) -> str:
         return self.seat0_name if seat == 0 else self.seat1_name
+
+    def bot(self, seat: int) -> bool:
+        return self.seat0_bot if seat == 0 else self.seat1_bot
 
     def token_hash(self, seat: int) -> str | None:
         return self.seat0_token if seat == 0 else self.seat1_token
@@ -482,8 +500,8 @@ class GameData:
 
 
 @dataclass(frozen=True)
-class UserData:
-    """One row of ``users`` (field names are the column names)."""
+class UserData(_Row):
+    """One row of ``users``."""
 
     id: str
     name: str
@@ -494,15 +512,7 @@ class UserData:
     rd: float = 350.0
     volatility: float = 0.06
     people_games: int = 0
-
-    @classmethod
-    def from_row(cls, row: Any) -> UserData:
-        d = dict(row)
-        d["created_at"] = as_utc(d["created_at"])
-        return cls(**d)
-
-    def to_row(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+    bot: bool = False
 
 
 @dataclass(frozen=True)
@@ -528,7 +538,7 @@ class EventData:
 
 
 @dataclass(frozen=True)
-class ReviewData:
+class ReviewData(_Row):
     """One row of ``reviews``: the review of a finished game at ``version``, searched with
     ``iterations`` a position from ``seed``; ``data`` is the review view's JSON."""
 
@@ -538,12 +548,3 @@ class ReviewData:
     seed: int
     data: dict[str, Any]
     created_at: dt.datetime = field(default_factory=utcnow)
-
-    @classmethod
-    def from_row(cls, row: Any) -> ReviewData:
-        d = dict(row)
-        d["created_at"] = as_utc(d["created_at"])
-        return cls(**d)
-
-    def to_row(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}

@@ -14,7 +14,7 @@ import { ratedTag } from "./lobbybots.js";
 import { onMe } from "./me.js";
 import { loadPrefs, savePrefs } from "./store.js";
 import { choice, clockFields, clockText, readTerms, rulesFields, rulesText } from "./terms.js";
-import { errorText, fmtNodes, h, toast } from "./ui.js";
+import { botTag, errorText, fmtNodes, h, toast } from "./ui.js";
 
 const POLL_MS = 30000; // how often the open challenges are read again (a message lost)
 
@@ -89,9 +89,10 @@ function drop(id) {
   cards.delete(id);
 }
 
-function nameNode(name, rating, provisional) {
+function nameNode(name, rating, provisional, bot = false) {
   return h("span", { class: "challenge-who" }, [
     h("bdi", { class: "challenge-name", text: name }),
+    bot ? botTag() : null,
     rating === undefined ? null : h("span", { class: "seek-rating", text: ratingText(rating, provisional) }),
   ]);
 }
@@ -117,7 +118,7 @@ function incomingCard(view) {
   const card = h("section", { class: "card challenge-card incoming", role: "group", "data-challenge": view.id,
     "aria-label": _("A challenge") }, [
     h("p", { class: "challenge-title" }, fmtNodes(title, { name: nameNode(view.challenger, view.challenger_rating,
-      view.challenger_provisional) })),
+      view.challenger_provisional, view.challenger_bot) })),
     termsLine(view, false),
     h("div", { class: "actions" }, [accept, decline, reasons, send]),
   ]);
@@ -130,7 +131,7 @@ function waitingCard(view) {
     : _("Waiting for {name} to answer your challenge…");
   const card = h("section", { class: "card challenge-card waiting", role: "group", "data-challenge": view.id,
     "aria-label": _("Your challenge") }, [
-    h("p", { class: "challenge-title" }, fmtNodes(text, { name: nameNode(view.challenged) })),
+    h("p", { class: "challenge-title" }, fmtNodes(text, { name: nameNode(view.challenged, undefined, false, view.challenged_bot) })),
     termsLine(view, true),
     h("div", { class: "actions" }, [
       h("button", { type: "button", class: "challenge-cancel", onclick: () => answer(view, "cancel", card) },

@@ -2,7 +2,7 @@
 // (buttons, the bonus tile, the empty squares' penalty), the tie-break, and what next.
 
 import { _, currentLanguage, fmt, ngettext, num, sentence } from "./i18n.js";
-import { clearNotices, h } from "./ui.js";
+import { botTag, clearNotices, h } from "./ui.js";
 import { icon } from "./icons.js";
 import { QuiltView, piecesBySeat } from "./quilt.js";
 import { automaPanel, automaScoreTable } from "./automa.js";
@@ -82,6 +82,7 @@ function terminationWords(g, screen) {
 function caption(g, seat, won, name, bonus) {
   return h("figcaption", {}, [won ? icon("star", { cls: "crown" }) : null,
     h("strong", { class: "end-name" }, [h("bdi", {}, [name])]),
+    g.seats[seat] && g.seats[seat].bot ? botTag() : null,
     h("span", { class: "end-score", text: fmt(ngettext("{n} point", "{n} points", g.scores[seat]), {}) }),
     bonus ? h("span", { class: "tag bonus-tag", text: _("7×7 bonus") }) : null]);
 }

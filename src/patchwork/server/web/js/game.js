@@ -11,7 +11,7 @@ import { QuiltView, piecesBySeat } from "./quilt.js";
 import { GameSocket } from "./socket.js";
 import { askBeforeAdvancing, loadPrefs, loadSeat, savePrefs, saveSeat, Store } from "./store.js";
 import { renderTimeBoard, spaceCentre, tokenShape } from "./timeboard.js";
-import { h, announce, toast, confirmDialog, fatal, errorText, touchScreen } from "./ui.js";
+import { h, announce, botTag, toast, confirmDialog, fatal, errorText, touchScreen } from "./ui.js";
 import { seatName } from "./names.js";
 import { svgRoot } from "./svg.js";
 import { movePatch } from "./shapes.js";
@@ -754,6 +754,7 @@ export class GameScreen {
           seatToken(seat),
           h("h2", { class: "player-name" }, [this.nameTag(seat)]),
           this.ratingTag(seat),
+          seatInfo.bot ? botTag() : null,
           seatInfo.kind === "ai" ? h("span", { class: "tag", text: _("the computer") }) : null,
           g.bonus_owner === seat ? h("span", { class: "tag bonus-tag", text: _("has the 7×7 bonus tile") }) : null,
           moving ? h("span", { class: "tag turn-tag", text: _("to move") }) : null,

@@ -10,7 +10,7 @@ import { pageTitle } from "./accountpages.js";
 import { _, currentLanguage, fmt } from "./i18n.js";
 import { SESSION_ENDED, backoff, openSocket } from "./socket.js";
 import { saveSeat, loadPrefs, savePrefs } from "./store.js";
-import { errorText, h, toast } from "./ui.js";
+import { botTag, errorText, h, toast } from "./ui.js";
 import { BotOffer, botRow, ratedTag } from "./lobbybots.js";
 import { OnlineCard } from "./people.js";
 import { clockFields, clockText, numberField, readTerms, rulesFields, rulesText } from "./terms.js";
@@ -336,6 +336,7 @@ export class LobbyScreen {
         return h("li", { class: "seek" + (mine ? " mine" : ""), "data-seek": s.id, "data-name": s.name }, [
           h("div", { class: "seek-who" }, [
             h("bdi", { class: "seek-name", text: s.name }),
+            s.bot ? botTag() : null,
             s.rating !== null && s.rating !== undefined
               ? h("span", { class: "seek-rating", text: ratingText(s.rating, s.provisional) }) : null,
             mine ? h("span", { class: "tag", text: _("your challenge") }) : null,

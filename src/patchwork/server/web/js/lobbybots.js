@@ -8,7 +8,7 @@ import { ratingNum } from "./account.js";
 import { _, fmt } from "./i18n.js";
 import { icon } from "./icons.js";
 import { aiName } from "./names.js";
-import { announce, h } from "./ui.js";
+import { announce, botTag, h } from "./ui.js";
 
 export function ratedTag(rated) {
   return h("span", { class: "tag " + (rated ? "rated" : "casual"), text: rated ? _("Rated") : _("Casual") });
@@ -22,7 +22,7 @@ export function botRow(bot, play) {
     h("div", { class: "seek-who" }, [
       icon("bot", { cls: "bot-icon" }),
       h("span", { class: "seek-name", text: name }),
-      h("span", { class: "tag bot-tag", text: _("bot") }),
+      botTag(),
       h("span", { class: "seek-rating", text: ratingNum(bot.rating) }),
       ratedTag(bot.rated),
     ]),

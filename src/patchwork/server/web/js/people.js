@@ -8,7 +8,7 @@ import { needSignIn, pageTitle } from "./accountpages.js";
 import { _, fmt, ngettext, num } from "./i18n.js";
 import { onMe } from "./me.js";
 import { challengeButton } from "./challenges.js";
-import { errorText, fatal, h, toast } from "./ui.js";
+import { botTag, errorText, fatal, h, toast } from "./ui.js";
 
 const REFRESH_MS = 20000; // how often the lobby's list of who is online is read again
 
@@ -39,6 +39,7 @@ export function personRow(p) {
     h("span", { class: p.online ? "presence-dot on" : "presence-dot", role: "img",
       "aria-label": p.online ? _("online") : _("offline") }),
     h("a", { class: "player-link", href: profileHref(p.name), "data-link": "1", dir: "ltr", text: p.name }),
+    p.bot ? botTag() : null,
     h("span", { class: "person-rating muted", text: ratingText(p.rating, p.provisional) }),
     p.playing ? h("a", { class: "watch-link", href: `/play/${encodeURIComponent(p.playing)}`, "data-link": "1",
       text: _("Playing now: watch") }) : null,

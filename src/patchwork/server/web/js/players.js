@@ -8,7 +8,7 @@ import { needSignIn, pageTitle } from "./accountpages.js";
 import { _, fmt, ngettext, num } from "./i18n.js";
 import { storedName } from "./names.js";
 import { standingLine } from "./people.js";
-import { errorText, fatal, h } from "./ui.js";
+import { botTag, errorText, fatal, h } from "./ui.js";
 
 export function profileLink(name, attrs = {}) {
   return h("a", { href: `/players/${encodeURIComponent(name)}`, "data-link": "1", dir: "ltr",
@@ -94,7 +94,7 @@ export async function renderProfile(root, { name }) {
   const history = (p.history || []).slice(-10).reverse();
   root.replaceChildren(h("div", { class: "page profile", "data-player": p.name }, [
     h("section", { class: "card profile-head" }, [
-      h("h1", { dir: "ltr", text: p.name }),
+      h("h1", { dir: "ltr" }, [p.name, p.bot ? botTag() : null]),
       h("p", { class: "profile-rating" }, [
         h("span", { class: "rating-big", id: "profile-rating", text: ratingText(p.rating, p.provisional) }),
         h("span", { class: "muted", id: "profile-rd", text: ratingWithDeviation(p.rating, p.rd) }),
@@ -172,7 +172,7 @@ export async function renderLeaderboard(root) {
     ])]),
     h("tbody", {}, rows.map((r) => h("tr", { class: me && sameName(me.name, r.name) ? "me" : null, "data-player": r.name }, [
       h("td", { class: "rank", text: num(r.rank) }),
-      h("th", { scope: "row" }, [profileLink(r.name)]),
+      h("th", { scope: "row" }, [profileLink(r.name), r.bot ? botTag() : null]),
       // The leaderboard lists settled ratings only: none is provisional.
       h("td", { class: "rating", text: ratingText(r.rating, false) }),
       h("td", { class: "optional", text: num(r.games) }),

@@ -54,6 +54,11 @@ export function notation(move) {
 let politeRegion = null;
 let toastBox = null;
 
+// The label of a bot: an AI level of the lobby, or an account a program plays (docs/bots.md).
+export function botTag() {
+  return h("span", { class: "tag bot-tag", text: _("bot") });
+}
+
 // A menu in a <details>: a choice in it (what ``choices`` selects) closes it, and so do
 // Escape (focus back on its summary) and a click anywhere outside it.
 export function closeOnChoice(menu, choices) {
