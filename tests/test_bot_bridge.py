@@ -40,6 +40,9 @@ from server_fixtures import (  # noqa: E402
 BACKEND = "sqlite"  # the bridge is a client of the HTTP API: one backend says what it does
 # Quick reconnection, quick moves (whatever the clock says).
 FAST = "[connection]\nmax_backoff = 1.0\n[time]\nmovetime = 0.05\nmin = 0.05\nmax = 0.1\n"
+# The people of these tests play over HTTP with no stream open: away, to the server, so a bot
+# would claim their games; it does not, unless a test says so.
+NO_CLAIM = "[game]\nclaim = false\n"
 
 
 @pytest.fixture(scope="module")
@@ -91,7 +94,7 @@ class Person(Account):
 
 def config(tmp: Path, text: str, name: str = "bot.toml") -> str:
     path = tmp / name
-    path.write_text(FAST + text)
+    path.write_text(FAST + NO_CLAIM + text)
     return str(path)
 
 
@@ -289,6 +292,23 @@ def test_a_challenge_outside_the_config_is_declined_with_its_reason(
         assert hear(me, "challenge_accepted", made["id"])["game_id"]
 
 
+def test_the_bot_claims_a_game_its_opponent_left(server: ServerProcess, tmp_path: Path) -> None:
+    bot, token = bot_account(server, Person)
+    ann = Person(server)
+    settings = tmp_path / "claims.toml"
+    settings.write_text(FAST)  # claim = true, the default
+    with bridge(tmp_path, server, token, "--agent", "random", "--config", str(settings)) as b:
+        b.wait_for("online as")
+        # Ann never opens the game: away from its start; the grace period (1.5 s) ends.
+        made = ann.challenge(bot.name, seat=0)
+        game_id = accepted_game(ann, made["id"])
+        b.wait_for(f"game {game_id}: {ann.name} is gone; the game is claimed")
+        game = ann.get(f"/api/games/{game_id}")
+        assert game["status"] == "finished"
+        assert game["result"]["termination"] == "abandoned" and game["result"]["winner"] == 1
+        assert "Traceback" not in b.log()
+
+
 def hear(ws: Any, kind: str, challenge_id: str, timeout: float = LONG) -> dict[str, Any]:
     import json
 
@@ -367,6 +387,9 @@ def test_the_policy_reads_its_file_and_decides(tmp_path: Path) -> None:
     assert policy.decide({**base, "clock": {**fischer, "increment": 30}}, 0) == "too_slow"
     assert policy.decide({**base, "rules": {"edition": "original"}}, 0) == "rules"
     assert Policy().decide({"challenger": "x", "rated": False, "clock": None}, 0) is None
+    assert Policy().claim is True and policy.claim is True
+    path.write_text("[game]\nclaim = false\n")
+    assert load_policy(path).claim is False
     for text, where in [
         ("nonsense = 1\n", "nonsense"),
         ("[time]\ndivisor = 0\n", "[time] divisor"),
@@ -374,6 +397,7 @@ def test_the_policy_reads_its_file_and_decides(tmp_path: Path) -> None:
         ("[challenges.clock]\nmin_days = 5\nmax_days = 2\n", "min_days is above max_days"),
         ("max_games = 'x'\n", "max_games"),
         ("[challenges\n", "not valid TOML"),
+        ("[game]\nclaim = 'no'\n", "[game] claim"),
     ]:
         path.write_text(text)
         with pytest.raises(PolicyError, match=r".*") as info:

@@ -15,7 +15,12 @@ from bot_fixtures import LONG, bot_account, bridge
 from conftest import advance, game_id, keyboard_place, person, shot, view, watch_errors
 from server_fixtures import ServerProcess, legal_moves
 
-FAST = "[time]\nmovetime = 0.05\nmin = 0.05\nmax = 0.1\n[connection]\nmax_backoff = 1.0\n"
+# Quick moves; no claim (the test server's 2 s grace could end while a busy machine loads
+# the person's page: away, to the server, until it does).
+FAST = (
+    "[time]\nmovetime = 0.05\nmin = 0.05\nmax = 0.1\n[connection]\nmax_backoff = 1.0\n"
+    "[game]\nclaim = false\n"
+)
 
 
 @pytest.fixture(scope="module")

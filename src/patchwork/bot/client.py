@@ -172,6 +172,10 @@ class BotClient:
         answer: dict[str, Any] = self.request("POST", f"/api/games/{game_id}/resign")
         return answer
 
+    def claim(self, game_id: str) -> dict[str, Any]:
+        answer: dict[str, Any] = self.request("POST", f"/api/games/{game_id}/claim")
+        return answer
+
     def takeback(self, game_id: str, action: str) -> dict[str, Any]:
         answer: dict[str, Any] = self.request(
             "POST", f"/api/games/{game_id}/takeback", {"action": action}

@@ -127,6 +127,9 @@ class GameRunner(threading.Thread):
                     log.info(fmt(_("game {game}: stream open again"), game=self.game_id))
                 connected = True
                 continue
+            if kind == "presence":
+                self.claim_if_gone(message)
+                continue
             if kind in ("state", "sync"):
                 self.view = message["game"]
             elif kind == "update":
@@ -182,6 +185,25 @@ class GameRunner(threading.Thread):
             self.client.chat(self.game_id, text, CHAT_PRESETS)
         except (ApiError, Unreachable) as e:
             log.debug("chat in %s: %s", self.game_id, e)
+
+    def claim_if_gone(self, presence: Mapping[str, Any]) -> None:
+        """The opponent away past the grace period (``claimable``, docs/server.md): the game
+        is claimed (the bot wins, ``abandoned``), unless the config says ``claim = false``."""
+        other = next((s for s in presence.get("seats", []) if s.get("seat") != self.seat), None)
+        if not self.policy.claim or other is None or not other.get("claimable"):
+            return
+        try:
+            self.client.claim(self.game_id)
+        except (ApiError, Unreachable) as e:  # back just now, or the game is over already
+            log.info(fmt(_("game {game}: {error}"), game=self.game_id, error=str(e)))
+            return
+        log.info(
+            fmt(
+                _("game {game}: {name} is gone; the game is claimed"),
+                game=self.game_id,
+                name=self.opponent,
+            )
+        )
 
     def answer_takeback(self, view: Mapping[str, Any]) -> None:
         asked = (view.get("takeback") or {}).get("offered_by")

@@ -79,6 +79,7 @@ class Policy:
     flip: tuple[bool, ...] = (True, False)
     # [game]
     takebacks: bool = False  # accept an opponent's takeback request (else decline it)
+    claim: bool = True  # claim the win from an opponent away past the server's grace period
     greeting: str = ""  # said in the game's chat when it starts ("hi", "gl"...: a preset)
     farewell: str = ""  # said when it ends
     # [connection]
@@ -152,7 +153,7 @@ _TABLES: dict[str, dict[str, str]] = {
         )
     },
     "challenges.rules": {k: k for k in ("editions", "rotation", "flip")},
-    "game": {k: k for k in ("takebacks", "greeting", "farewell")},
+    "game": {k: k for k in ("takebacks", "claim", "greeting", "farewell")},
     "connection": {"max_backoff": "max_backoff"},
     "time": {k: f"time.{k}" for k in ("divisor", "min", "max", "movetime", "overhead")},
 }
@@ -190,7 +191,7 @@ def _shown(values: tuple[Any, ...]) -> str:
 
 def _value(key: str, where: str, value: Any) -> Any:
     """The field's value of ``value`` read at ``where`` (the table and key, for the error)."""
-    if key in ("accept", "rated", "casual", "takebacks"):
+    if key in ("accept", "rated", "casual", "takebacks", "claim"):
         if not isinstance(value, bool):
             raise _bad(where, _("true or false"))
         return value
