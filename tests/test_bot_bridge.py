@@ -26,6 +26,9 @@ import pytest
 pytest.register_assert_rewrite("server_fixtures", "bot_fixtures")
 
 from bot_fixtures import LONG, bot_account, bridge  # noqa: E402
+from patchwork.bot.bridge import Bridge  # noqa: E402
+from patchwork.bot.client import BotClient  # noqa: E402
+from patchwork.bot.game import GameRunner  # noqa: E402
 from patchwork.bot.policy import Policy, PolicyError, TimePolicy, load_policy  # noqa: E402
 from server_fixtures import (  # noqa: E402
     SHARED_ARGS,
@@ -419,3 +422,29 @@ def test_the_time_per_move_follows_the_clock() -> None:
     # Never more than half of what is left, never less than the minimum.
     assert timing.seconds({**running, "increment_ms": 60_000}, 1, 999.0) == pytest.approx(0.35)
     assert timing.seconds(running, 1, 1000.0) == 0.1
+
+
+def test_a_game_whose_thread_failed_is_played_again_a_few_times(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    started: list[int] = []
+    monkeypatch.setattr(GameRunner, "start", lambda runner: started.append(runner.lives))
+    client = BotClient("http://127.0.0.1:9", "pwa_nothing")
+    bridge = Bridge(client, "random", Policy(), {"name": "Robo"})
+    try:
+        failed = GameRunner(bridge, {"game_id": "g1", "seat": 0, "opponent": "Ann"})
+        over = GameRunner(bridge, {"game_id": "g2", "seat": 1, "opponent": "Bob"})
+        failed.crashed = over.crashed = True
+        over.over = True  # its game ended: nothing to play again
+        bridge.runners.update(g1=failed, g2=over)
+        for _ in range(5):  # every keep-alive line; the thread keeps failing
+            bridge.on_event({"type": "keep_alive"})
+            bridge.runners["g1"].crashed = True
+        assert started == [1, 2, 3]  # then the game is left to its clock
+        assert bridge.runners["g2"] is over
+        quiet = GameRunner(bridge, {"game_id": "g3", "seat": 0, "opponent": "Cy"})
+        bridge.runners["g3"] = quiet  # ended without failing (stopped, refused): left alone
+        bridge.on_event({"type": "keep_alive"})
+        assert started == [1, 2, 3]
+    finally:
+        client.close()

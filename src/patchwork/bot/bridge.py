@@ -28,6 +28,7 @@ from .policy import Policy
 log = logging.getLogger("patchwork.bot")
 
 PENDING_SECONDS = 60.0  # an accepted challenge counts as a game this long, until it starts
+REVIVALS = 3  # a game whose runner keeps failing is left to its clock after this many
 JOIN_SECONDS = 3.0  # how long stopping waits for the runners to close their agents
 
 
@@ -126,7 +127,9 @@ class Bridge:
 
     def on_event(self, message: Mapping[str, Any]) -> None:
         kind = message.get("type")
-        if kind == "welcome":
+        if kind == "keep_alive":  # every few seconds: a moment to look after the runners
+            self.revive()
+        elif kind == "welcome":
             if self._connected:
                 log.info(_("event stream open again"))
             else:
@@ -251,6 +254,18 @@ class Bridge:
             )
 
     # -- games --------------------------------------------------------------------------------
+
+    def revive(self) -> None:
+        """Start again a runner that died of a failure of its own with its game still on
+        (at most ``REVIVALS`` times a game): the game's stream says where the game is."""
+        for game_id, runner in list(self.runners.items()):
+            if runner.is_alive() or not runner.crashed or runner.over or self.stopping.is_set():
+                continue
+            if runner.lives >= REVIVALS:
+                continue
+            log.warning(fmt(_("game {game}: its thread failed; playing it again"), game=game_id))
+            self.runners[game_id] = again = GameRunner(self, runner.brief, runner.lives + 1)
+            again.start()
 
     def start_game(self, brief: Mapping[str, Any]) -> None:
         game_id = str(brief["game_id"])

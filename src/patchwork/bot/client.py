@@ -33,6 +33,10 @@ CONNECT_TIMEOUT = 10.0
 REQUEST_TIMEOUT = 20.0
 
 
+# What a stream's empty keep-alive line is read as (the client's own marker, not the server's).
+KEEP_ALIVE: dict[str, Any] = {"type": "keep_alive"}
+
+
 class ApiError(PatchworkError):
     """The server answered with an error: its ``code``, HTTP ``status`` and ``message``."""
 
@@ -238,7 +242,8 @@ class BotClient:
                 try:
                     for line in response.iter_lines():
                         if not line.strip():
-                            continue  # the keep-alive
+                            yield KEEP_ALIVE  # the stream lives: its readers may look around
+                            continue
                         try:
                             message = json.loads(line)
                         except ValueError:

@@ -45,7 +45,10 @@ class GameRunner(threading.Thread):
     """Plays one game: reads its stream, and when the bot is to move asks its agent and posts
     the move. Ends when the game is over (or the bridge stops), closing its agent."""
 
-    def __init__(self, bridge: Bridge, brief: Mapping[str, Any]) -> None:
+    def __init__(self, bridge: Bridge, brief: Mapping[str, Any], lives: int = 0) -> None:
+        self.brief = brief
+        self.lives = lives  # how many times it was started again after a failure of its own
+        self.crashed = False
         self.game_id = str(brief["game_id"])
         super().__init__(name=f"game-{self.game_id}", daemon=True)
         self.bridge = bridge
@@ -68,7 +71,8 @@ class GameRunner(threading.Thread):
             pass
         except ApiError as e:
             log.error(fmt(_("game {game}: {error}"), game=self.game_id, error=str(e)))
-        except Exception as e:  # one game's trouble must not end the bot
+        except Exception as e:  # one game's trouble must not end the bot (the bridge revives it)
+            self.crashed = True
             log.exception(fmt(_("game {game}: {error}"), game=self.game_id, error=str(e)))
         finally:
             self.close_agent()
