@@ -89,6 +89,7 @@ def test_migrations_match_the_models(backend: str, fresh_db: str) -> None:
     from alembic.autogenerate import compare_metadata
     from alembic.runtime.migration import MigrationContext
 
+    from patchwork.server.storage import tournament_tables  # noqa: F401 (its tables)
     from patchwork.server.storage.migrate import current_revision, head_revision, upgrade
     from patchwork.server.storage.models import metadata
     from patchwork.server.storage.store import make_engine

@@ -529,7 +529,8 @@ def test_the_stop_link_of_an_old_address_does_not_stop_a_new_one(store: Store) -
     assert addresses.stop(engine, new.stop.token, now) is True
     found = addresses.read(engine, user)
     assert found is not None and found.stopped
-    assert addresses.stop(engine, new.stop.token[:-1] + "x", now) is False
+    forged = new.stop.token[:-1] + ("y" if new.stop.token.endswith("x") else "x")
+    assert addresses.stop(engine, forged, now) is False
     assert addresses.stop(engine, "not a token", now) is False
 
 

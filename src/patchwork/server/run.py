@@ -204,6 +204,12 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("seconds an online game nobody joined is kept (604800: a week; 0: forever)"),
     )
     p.add_argument(
+        "--tournament-lead",
+        type=float,
+        default=DEFAULTS.tournament_lead,
+        help=_("the fewest seconds between creating a tournament and its start (10)"),
+    )
+    p.add_argument(
         "--redis",
         metavar="URL",
         help=_(
@@ -298,6 +304,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         max_ws_per_address=args.max_ws_per_address,
         games_cache=args.games_cache,
         waiting_expiry=args.waiting_expiry,
+        tournament_lead=args.tournament_lead,
         redis_url=args.redis,
         redis_prefix=args.redis_prefix,
         smtp_url=args.smtp,

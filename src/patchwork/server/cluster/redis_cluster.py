@@ -237,12 +237,13 @@ class Cluster:
 
     # -- leases: who runs a game's AI turns and clock ------------------------------------------
 
-    async def acquire(self, game_id: str) -> bool:
-        """Hold (or keep holding) the game's lease; True if this process holds it."""
-        held = await self._acquire(keys=[self.key("lease", game_id)], args=[self.node, LEASE_MS])
+    async def acquire(self, game_id: str, kind: str = "lease") -> bool:
+        """Hold (or keep holding) the game's lease; True if this process holds it. ``kind``
+        names other leases of the same mechanism (``"tlease"``: who directs a tournament)."""
+        held = await self._acquire(keys=[self.key(kind, game_id)], args=[self.node, LEASE_MS])
         return bool(held)
 
-    async def renew(self, game_ids: list[str]) -> set[str]:
+    async def renew(self, game_ids: list[str], kind: str = "lease") -> set[str]:
         """:meth:`acquire` each, in one round trip: the ids this process holds afterwards
         (its leases extended, free ones taken)."""
         if not game_ids:
@@ -250,13 +251,13 @@ class Cluster:
         async with self.redis.pipeline(transaction=False) as pipe:
             for game_id in game_ids:
                 await self._acquire(
-                    keys=[self.key("lease", game_id)], args=[self.node, LEASE_MS], client=pipe
+                    keys=[self.key(kind, game_id)], args=[self.node, LEASE_MS], client=pipe
                 )
             results = await pipe.execute()
         return {g for g, ok in zip(game_ids, results, strict=True) if ok}
 
-    async def release(self, game_id: str) -> None:
-        await self._release(keys=[self.key("lease", game_id)], args=[self.node])
+    async def release(self, game_id: str, kind: str = "lease") -> None:
+        await self._release(keys=[self.key(kind, game_id)], args=[self.node])
 
     async def add_work(self, game_id: str) -> None:
         await self.redis.sadd(self.key("work"), game_id)

@@ -61,6 +61,8 @@ class Settings:
     games_cache: int = 1000
     # An online game nobody joined is deleted after this many seconds (0: never).
     waiting_expiry: float = 7 * 86400.0
+    # A tournament starts at least this many seconds after it is created (tests shorten it).
+    tournament_lead: float = 10.0
     # One of several equal processes over one PostgreSQL database: the Redis they share
     # (announcements, leases, presence, rate limits; docs/deploy.md), and its keys' prefix.
     redis_url: str | None = None

@@ -74,6 +74,12 @@ STATUS: dict[str, int] = {
     "challenge_closed": 409,
     "challenge_open": 409,
     "too_many_challenges": 429,
+    # tournaments (tournaments/)
+    "tournament_not_found": 404,
+    "tournament_closed": 409,
+    "already_joined": 409,
+    "not_joined": 409,
+    "too_many_tournaments": 429,
     # chat (chat/)
     "chat_closed": 403,
     "chat_muted": 403,

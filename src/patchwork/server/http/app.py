@@ -42,6 +42,8 @@ from ..people.hub import People
 from ..ratings import rating
 from ..reviews.service import Reviews
 from ..storage.store import Store
+from ..tournaments.director import Director
+from ..tournaments.service import Tournaments
 from ..tutorial.service import FirstReviews
 from . import (
     accounts,
@@ -59,6 +61,7 @@ from . import (
     people,
     players,
     puzzles,
+    tournaments,
     tutorial,
 )
 from .middleware import GuardMiddleware
@@ -173,6 +176,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         mailer = Mailer(settings, store, people_hub.online)
         app.state.mailer = mailer
         await mailer.start()
+        app.state.tournaments = Tournaments(store, settings.tournament_lead)
+        director = Director(service, cluster)
+        await director.start()
         log.info(
             "patchwork server ready (database %s; schema %.2f s, engine %.2f s, games %.2f s)",
             store.engine.url.render_as_string(),
@@ -186,6 +192,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if listening is not None:
                 listening.cancel()
                 await asyncio.gather(listening, return_exceptions=True)
+            await director.close()
             await mailer.close()
             await challenge_service.close()
             await people_hub.close()
@@ -271,6 +278,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         people,
         notifications,
         challenges,
+        tournaments,
         bots,
         mail,
         languages,

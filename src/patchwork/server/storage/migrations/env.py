@@ -6,6 +6,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import Connection, create_engine
 
+from patchwork.server.storage import tournament_tables  # noqa: F401 (its tables)
 from patchwork.server.storage.models import metadata
 
 

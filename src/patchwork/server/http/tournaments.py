@@ -1,0 +1,69 @@
+"""Tournaments' routes (docs/server.md "Tournaments"): create a Swiss event, list the events,
+read one (its entrants, rounds and standings), join and withdraw. Reading is for everyone;
+the changes are for accounts (a guest is told to sign in)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from fastapi import APIRouter, Path, Query, Request
+
+from ..tournaments.schemas import TournamentDetail, TournamentIn, TournamentList
+from ..tournaments.service import Tournaments
+from .auth import SignedIn
+from .games import ERRORS
+
+router = APIRouter(tags=["tournaments"])
+TournamentId = Path(min_length=1, max_length=24)
+
+
+def _tournaments(request: Request) -> Tournaments:
+    found: Tournaments = request.app.state.tournaments
+    return found
+
+
+@router.post("/api/tournaments", response_model=TournamentDetail, status_code=201, responses=ERRORS)
+async def create(body: TournamentIn, request: Request, session: SignedIn) -> TournamentDetail:
+    """Create a Swiss event of 1 to 15 rounds starting 10 s to 7 days from now (at most 3
+    open events of yours at a time). You are not entered in it: join it like anyone."""
+    return await _tournaments(request).create(session.user, body)
+
+
+@router.get("/api/tournaments", response_model=TournamentList, responses=ERRORS)
+async def listing(
+    request: Request,
+    status: Literal["open", "running", "finished"] = "open",
+    page: int = Query(default=0, ge=0, le=1000),
+) -> TournamentList:
+    """The events in ``status``, newest first (by their start), 50 a page."""
+    return await _tournaments(request).listing(status, page)
+
+
+@router.get("/api/tournaments/{tournament_id}", response_model=TournamentDetail, responses=ERRORS)
+async def one(request: Request, tournament_id: str = TournamentId) -> TournamentDetail:
+    """One event: its players, each round's pairings with their games and results, and the
+    standings after the finished games."""
+    return await _tournaments(request).one(tournament_id)
+
+
+@router.post(
+    "/api/tournaments/{tournament_id}/join", response_model=TournamentDetail, responses=ERRORS
+)
+async def join(
+    request: Request, session: SignedIn, tournament_id: str = TournamentId
+) -> TournamentDetail:
+    """Join an event before its start (a bot account only where bots are allowed)."""
+    return await _tournaments(request).join(session.user, tournament_id)
+
+
+@router.post(
+    "/api/tournaments/{tournament_id}/withdraw",
+    response_model=TournamentDetail,
+    responses=ERRORS,
+)
+async def withdraw(
+    request: Request, session: SignedIn, tournament_id: str = TournamentId
+) -> TournamentDetail:
+    """Leave an event: before its start you are simply out (and may join again); during it
+    you are not paired from the next round on, and your games go on."""
+    return await _tournaments(request).withdraw(session.user, tournament_id)

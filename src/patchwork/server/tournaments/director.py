@@ -1,0 +1,177 @@
+"""The director of Swiss events: every process runs one. Each event that is open and whose
+start has come, or running, is directed by one process at a time: with ``--redis`` the one
+holding the event's lease (``tlease:<id>``, the games' lease mechanism: taken when free,
+renewed every tick, free again 3 s after its holder died), else the only process.
+
+Directing, every :data:`EVERY` seconds: at the start, an event with fewer than 2 entrants is
+cancelled, any other starts; a round is paired from the entrants who have not withdrawn
+(standings.next_round_players, swiss.pair_round); a round is over once every game of it is
+finished (its rows get the first player's result from the games' winners); then the next
+round is paired, or the event finishes after its last round, or early when no round can be
+paired (:class:`~.swiss.NoPairing`) or fewer than 2 players are left.
+
+A round is paired once and never lost, whichever process dies where: its rows (one per pair,
+keyed by event, round and first player; the bye a row with no game and result 1) are written
+first, with game ids made beforehand, in one transaction that also moves the event to that
+round, guarded by the event being at the round before (store.write_round). Only then are
+the games created, and every tick creates those of the current round's rows whose game does
+not exist yet, so a process that died between the two steps leaves the games to whoever
+directs next (a game is created with its id, once: creating it again fails on its key).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from redis.exceptions import RedisError
+
+from ..cluster.redis_cluster import Cluster
+from ..common.errors import ServerError
+from ..games.creation import PairedPlayer, new_id, paired_game_data
+from ..games.live import rules_of
+from ..games.requests import ClockIn
+from ..games.service import GameService
+from ..storage.models import utcnow
+from . import store
+from .service import played, table_entrants
+from .standings import next_round_players
+from .store import EntrantRow, PairingRow, TournamentRow
+from .swiss import BYE_POINTS, NoPairing, pair_round
+
+log = logging.getLogger("patchwork.server")
+
+EVERY = 0.5  # seconds between two looks at the events to direct
+LEASE = "tlease"
+
+
+class Director:
+    def __init__(self, svc: GameService, cluster: Cluster | None) -> None:
+        self.svc = svc
+        self.store = svc.store
+        self.engine = svc.store.engine
+        self.cluster = cluster
+        self._held: set[str] = set()
+        self._made: set[str] = set()  # games known to exist
+        self._task: asyncio.Task[Any] | None = None
+
+    async def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+        if self.cluster is not None:
+            for tournament_id in self._held:
+                with contextlib.suppress(RedisError, OSError):
+                    await self.cluster.release(tournament_id, LEASE)
+
+    async def _db(self, fn: Any, *args: Any) -> Any:
+        return await self.store.call(fn, self.engine, *args)
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(EVERY)
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("directing the tournaments failed")
+
+    async def tick(self) -> None:
+        """Direct once every event this process directs now."""
+        ids: list[str] = await self._db(store.due, utcnow())
+        if self.cluster is not None:
+            try:
+                mine = await self.cluster.renew(ids, LEASE)
+            except (RedisError, OSError):
+                return  # nobody can tell who directs: wait for Redis
+            self._held = mine
+            ids = [i for i in ids if i in mine]
+        for tournament_id in ids:
+            try:
+                await self.direct(tournament_id)
+            except ServerError:
+                pass  # the database is away: next time
+            except Exception:
+                log.exception("directing tournament %s failed", tournament_id)
+
+    async def direct(self, tournament_id: str) -> None:
+        row: TournamentRow | None = await self._db(store.read, tournament_id)
+        if row is None:
+            return
+        now = utcnow()
+        if row.status == "open":
+            if row.starts_at > now:
+                return
+            if await self._db(store.begin, tournament_id, now) != "running":
+                return
+            row = await self._db(store.read, tournament_id)
+            assert row is not None
+        if row.status != "running":
+            return
+        people: list[EntrantRow] = await self._db(store.entrants, tournament_id)
+        rows: list[PairingRow] = await self._db(store.pairings, tournament_id)
+        if row.round > 0:
+            current = [r for r in rows if r.round == row.round]
+            await self._create_games(row, people, current)
+            if any(r.result is None for r in current):
+                await self._db(store.record_results, tournament_id, row.round)
+                rows = await self._db(store.pairings, tournament_id)
+                if any(r.result is None for r in rows if r.round == row.round):
+                    return  # games still being played
+            if row.round >= row.rounds:
+                await self._db(store.finish, tournament_id, utcnow(), False)
+                return
+        await self._pair(row, people, rows)
+
+    async def _pair(
+        self, row: TournamentRow, people: list[EntrantRow], rows: list[PairingRow]
+    ) -> None:
+        withdrawn = {p.user_id for p in people if p.withdrawn_at is not None}
+        if len(people) - len(withdrawn) < 2:
+            await self._db(store.finish, row.id, utcnow(), True)
+            return
+        found, byes = played(rows, people)
+        players = next_round_players(table_entrants(people), found, byes, withdrawn)
+        try:
+            pairing = pair_round(players)
+        except NoPairing as e:
+            log.info("tournament %s ends early: %s", row.id, e)
+            await self._db(store.finish, row.id, utcnow(), True)
+            return
+        number = row.round + 1
+        new = [PairingRow(number, p.first, p.second, new_id(), None) for p in pairing.pairs]
+        if pairing.bye is not None:
+            new.append(PairingRow(number, pairing.bye, None, None, BYE_POINTS))
+        if await self._db(store.write_round, row.id, number, new):
+            await self._create_games(row, people, new)
+
+    async def _create_games(
+        self, row: TournamentRow, people: list[EntrantRow], current: list[PairingRow]
+    ) -> None:
+        """Create the games of these rows that do not exist yet (each with its row's id)."""
+        wanted = [r for r in current if r.game_id is not None and r.game_id not in self._made]
+        if not wanted:
+            return
+        if len(self._made) > 10_000:  # only the current rounds' are asked about again
+            self._made.clear()
+        there: set[str] = await self._db(store.existing_games, [r.game_id for r in wanted])
+        self._made |= there
+        names = {p.user_id: p.name for p in people}
+        rules = rules_of(row.edition, row.rotation, row.flip, None)
+        clock = None if row.clock is None else ClockIn.model_validate(row.clock)
+        for r in wanted:
+            if r.game_id in there:
+                continue
+            assert r.game_id is not None and r.second_user is not None
+            players = (
+                PairedPlayer(names.get(r.first_user, "?"), r.first_user, None),
+                PairedPlayer(names.get(r.second_user, "?"), r.second_user, None),
+            )
+            data, _ = paired_game_data(rules, clock, row.rated, players, seat=0)
+            data.id = r.game_id
+            await self.svc.create_paired(data, [])
+            self._made.add(r.game_id)
