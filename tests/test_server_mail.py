@@ -427,8 +427,11 @@ def test_two_processes_send_each_mail_once(smtp: tuple[Mailbox, int], tmp_path: 
             a.kill()  # ...and a dies with no goodbye: b finds the turn and mails it
             mailbox.wait(ann.address, lambda m: f"/play/{games[-1]}" in body(m))
             time.sleep(1.5)
-            per_game = {g: len(turn_mails(mailbox, ann, g)) for g in games}
-            assert per_game == {g: 1 for g in games}
+            # Each turn mailed once; the first game's may never be: Bob resigned it at once,
+            # and a round that comes after the resignation finds no turn in it.
+            per_game = {g: len(turn_mails(mailbox, ann, g)) for g in games[1:]}
+            assert per_game == {g: 1 for g in games[1:]}
+            assert len(turn_mails(mailbox, ann, games[0])) <= 1
             assert sum("is over" in s for s in mailbox.subjects(ann.address)) == 1
             assert sum("is over" in s for s in mailbox.subjects(bob.address)) == 1
     finally:
