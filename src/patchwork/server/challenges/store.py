@@ -21,7 +21,7 @@ from ..common.errors import ServerError
 from ..games.requests import ClockIn, PairRules
 from ..people.blocks import blocked
 from ..ratings.rating import provisional
-from ..storage.models import UserData, as_utc, challenges, users
+from ..storage.models import Row, UserData, challenges, users
 from .schemas import REASONS, ChallengeView
 
 _challenger = aliased(users, name="challenger")
@@ -45,8 +45,10 @@ MAX_LISTED = 100  # the most open challenges listed each way (at most 3 each way
 
 
 @dataclass(frozen=True)
-class ChallengeRow:
+class ChallengeRow(Row):
     """A row of ``challenges`` with both players' names and ratings."""
+
+    TIMES = ("created_at", "expires_at", "answered_at")
 
     id: str
     created_at: dt.datetime
@@ -117,17 +119,9 @@ class ChallengeRow:
         )
 
 
-def _row(r: Any) -> ChallengeRow:
-    d = dict(r)
-    for key in ("created_at", "expires_at", "answered_at"):
-        if d[key] is not None:
-            d[key] = as_utc(d[key])
-    return ChallengeRow(**d)
-
-
 def _read(conn: Connection, challenge_id: str) -> ChallengeRow | None:
     r = conn.execute(_SELECT.where(challenges.c.id == challenge_id)).mappings().first()
-    return None if r is None else _row(r)
+    return None if r is None else ChallengeRow.from_row(r)
 
 
 def read(engine: Engine, challenge_id: str) -> ChallengeRow | None:
@@ -142,7 +136,8 @@ def open_of(engine: Engine, user_id: str, now: dt.datetime) -> list[ChallengeRow
     with engine.connect() as conn:
         for column in (challenges.c.challenged_id, challenges.c.challenger_id):
             q = _SELECT.where(column == user_id, *live).order_by(challenges.c.created_at)
-            found += [_row(r) for r in conn.execute(q.limit(MAX_LISTED)).mappings()]
+            rows = conn.execute(q.limit(MAX_LISTED)).mappings()
+            found += [ChallengeRow.from_row(r) for r in rows]
     return found
 
 
@@ -159,7 +154,7 @@ def open_rematch(
     )
     with engine.connect() as conn:
         r = conn.execute(q).mappings().first()
-    return None if r is None else _row(r)
+    return None if r is None else ChallengeRow.from_row(r)
 
 
 def _expire(conn: Connection, ids: list[str], now: dt.datetime) -> list[str]:

@@ -407,16 +407,15 @@ def as_utc(value: dt.datetime) -> dt.datetime:
     return value if value.tzinfo is not None else value.replace(tzinfo=dt.UTC)
 
 
-class _Row:
-    """A record of one table row (a dataclass whose field names are the column names)."""
+class Row:
+    """A record of one row read (a dataclass whose field names are the columns read)."""
 
-    TIMES: ClassVar[tuple[str, ...]] = ("created_at",)  # read back as UTC
+    TIMES: ClassVar[tuple[str, ...]] = ("created_at",)  # read back as UTC (None stays None)
 
     @classmethod
     def from_row(cls, row: Any) -> Self:
         d = dict(row)
-        for name in cls.TIMES:
-            d[name] = as_utc(d[name])
+        d.update({name: as_utc(d[name]) for name in cls.TIMES if d[name] is not None})
         return cls(**d)
 
     def to_row(self) -> dict[str, Any]:
@@ -424,7 +423,7 @@ class _Row:
 
 
 @dataclass
-class GameData(_Row):
+class GameData(Row):
     """One row of ``games``."""
 
     TIMES = ("created_at", "updated_at")
@@ -500,7 +499,7 @@ class GameData(_Row):
 
 
 @dataclass(frozen=True)
-class UserData(_Row):
+class UserData(Row):
     """One row of ``users``."""
 
     id: str
@@ -538,7 +537,7 @@ class EventData:
 
 
 @dataclass(frozen=True)
-class ReviewData(_Row):
+class ReviewData(Row):
     """One row of ``reviews``: the review of a finished game at ``version``, searched with
     ``iterations`` a position from ``seed``; ``data`` is the review view's JSON."""
 

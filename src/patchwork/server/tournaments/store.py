@@ -17,15 +17,17 @@ from sqlalchemy.exc import IntegrityError
 
 from ...i18n import N_
 from ..common.errors import ServerError
-from ..storage.models import as_utc, games, users
+from ..storage.models import Row, games, users
 from ..storage.tournament_tables import tournament_entrants, tournament_games, tournaments
 
 LISTED = 50  # events per page of the list
 
 
 @dataclass(frozen=True)
-class TournamentRow:
+class TournamentRow(Row):
     """A row of ``tournaments``, with its creator's name and how many entrants it has."""
+
+    TIMES = ("created_at", "starts_at", "finished_at")
 
     id: str
     name: str
@@ -49,7 +51,11 @@ class TournamentRow:
 
 
 @dataclass(frozen=True)
-class EntrantRow:
+class EntrantRow(Row):
+    """An entrant of an event, with the account's name, rating and whether it is a bot."""
+
+    TIMES = ("joined_at", "withdrawn_at")
+
     user_id: str
     name: str
     rating: float
@@ -82,14 +88,6 @@ _SELECT = select(tournaments, users.c.name.label("creator"), _COUNT.label("entra
 )
 
 
-def _row(r: Any) -> TournamentRow:
-    d = dict(r)
-    for key in ("created_at", "starts_at", "finished_at"):
-        if d[key] is not None:
-            d[key] = as_utc(d[key])
-    return TournamentRow(**d)
-
-
 def not_found(tournament_id: str) -> ServerError:
     return ServerError(
         "tournament_not_found",
@@ -101,7 +99,7 @@ def not_found(tournament_id: str) -> ServerError:
 def read(engine: Engine, tournament_id: str) -> TournamentRow | None:
     with engine.connect() as conn:
         r = conn.execute(_SELECT.where(tournaments.c.id == tournament_id)).mappings().first()
-    return None if r is None else _row(r)
+    return None if r is None else TournamentRow.from_row(r)
 
 
 def listing(engine: Engine, status: str, page: int) -> list[TournamentRow]:
@@ -113,7 +111,7 @@ def listing(engine: Engine, status: str, page: int) -> list[TournamentRow]:
         .limit(LISTED)
     )
     with engine.connect() as conn:
-        return [_row(r) for r in conn.execute(q).mappings()]
+        return [TournamentRow.from_row(r) for r in conn.execute(q).mappings()]
 
 
 def entrants(engine: Engine, tournament_id: str) -> list[EntrantRow]:
@@ -133,14 +131,7 @@ def entrants(engine: Engine, tournament_id: str) -> list[EntrantRow]:
         .order_by(tournament_entrants.c.joined_at, tournament_entrants.c.user_id)
     )
     with engine.connect() as conn:
-        rows = []
-        for r in conn.execute(q).mappings():
-            d = dict(r)
-            d["joined_at"] = as_utc(d["joined_at"])
-            if d["withdrawn_at"] is not None:
-                d["withdrawn_at"] = as_utc(d["withdrawn_at"])
-            rows.append(EntrantRow(**d))
-        return rows
+        return [EntrantRow.from_row(r) for r in conn.execute(q).mappings()]
 
 
 def pairings(engine: Engine, tournament_id: str) -> list[PairingRow]:
