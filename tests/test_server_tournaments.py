@@ -300,7 +300,11 @@ def test_bad_terms_and_too_many_events_are_refused(
     refused(post(starts_at=now + 8 * 86400), 422, "invalid_request", "7 days")
     refused(post(clock={"kind": "fischer"}), 422, "invalid_request", "initial")
     refused(post(rules={"edition": "newest"}), 422, "invalid_request", "edition")
-    refused(post(kind="arena"), 422, "invalid_request", "kind")
+    refused(post(kind="knockout"), 422, "invalid_request", "kind")
+    refused(post(kind="arena"), 422, "invalid_request", "minutes")
+    refused(post(minutes=30), 422, "invalid_request", "rounds")
+    refused(post(kind="arena", rounds=None, minutes=0), 422, "invalid_request", "minutes")
+    refused(post(entry="friends"), 422, "invalid_request", "entry")
     guest = httpx.post(
         f"{server.url}/api/tournaments", json={"name": "x", "rounds": 1, "starts_at": now + 60}
     )
@@ -377,6 +381,7 @@ def test_a_round_written_without_its_games_gets_them_once(tmp_path: Path) -> Non
 
     from sqlalchemy import insert, select
 
+    from patchwork.server.notifications.service import Notifications
     from patchwork.server.storage.models import games, users, utcnow
     from patchwork.server.storage.store import InsertGame, Store
     from patchwork.server.storage.tournament_tables import (
@@ -421,11 +426,13 @@ def test_a_round_written_without_its_games_gets_them_once(tmp_path: Path) -> Non
                 )
         # The dead director's round 1: its rows, no game yet.
         round1 = [PairingRow(1, "u1", "u2", "g-round-1", None), PairingRow(1, "u3", None, None, 1)]
-        assert await db.call(store.write_round, db.engine, "t1", 1, round1)
-        assert not await db.call(store.write_round, db.engine, "t1", 1, round1)  # once only
-        director = Director(SimpleNamespace(store=db, create_paired=create_paired), None)  # type: ignore[arg-type]
-        await director.direct("t1")
-        await Director(SimpleNamespace(store=db, create_paired=create_paired), None).direct("t1")  # type: ignore[arg-type]
+        nothing = lambda conn: None  # noqa: E731
+        assert await db.call(store.write_round, db.engine, "t1", 1, round1, nothing)
+        assert not await db.call(store.write_round, db.engine, "t1", 1, round1, nothing)
+        svc = SimpleNamespace(store=db, create_paired=create_paired)
+        notes = Notifications(db, SimpleNamespace(deliver=lambda *a: None))  # type: ignore[arg-type]
+        await Director(svc, None, notes).direct("t1")  # type: ignore[arg-type]
+        await Director(svc, None, notes).direct("t1")  # type: ignore[arg-type]
         assert made == ["g-round-1"]
         with db.engine.connect() as conn:
             assert conn.execute(select(games.c.id)).scalars().all() == ["g-round-1"]

@@ -47,8 +47,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
         N_("'puzzles generate': find puzzles in self-play or a server's games, each proved"),
     ),
     "admin": (
-        "patchwork.server.chat.admin",
-        N_("'admin reports': the chat's reports for whoever runs a server; mute an account"),
+        "patchwork.server.admin",
+        N_("'admin reports', 'admin tournament': look after a server's chat and tournaments"),
     ),
     "engine": ("patchwork.protocol.engine_server", N_("speak the engine protocol on stdin/stdout")),
     "cg-host": ("patchwork.protocol.cg_host", N_("referee a CodinGame Patchwork bot's game")),

@@ -36,6 +36,7 @@ def _seconds(low: float, high: float, refusal: str) -> Callable[[str], float]:
 _offer_seconds = _seconds(1, 600, N_("give 1 to 600 seconds"))  # --bot-offer-after
 _mail_after = _seconds(0, 30 * 86400, N_("give 0 to 2592000 seconds"))
 _mail_scan = _seconds(0.1, 3600, N_("give 0.1 to 3600 seconds"))
+_no_show_seconds = _seconds(1, 3600, N_("give 1 to 3600 seconds"))
 
 
 def _smtp_url(text: str) -> str:
@@ -210,6 +211,16 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("the fewest seconds between creating a tournament and its start (10)"),
     )
     p.add_argument(
+        "--tournament-no-show",
+        type=_no_show_seconds,
+        default=DEFAULTS.tournament_no_show,
+        metavar="SECONDS",
+        help=_(
+            "a tournament game's player who has not moved this long after their first turn "
+            "began loses it and leaves the pairings (60)"
+        ),
+    )
+    p.add_argument(
         "--redis",
         metavar="URL",
         help=_(
@@ -305,6 +316,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         games_cache=args.games_cache,
         waiting_expiry=args.waiting_expiry,
         tournament_lead=args.tournament_lead,
+        tournament_no_show=args.tournament_no_show,
         redis_url=args.redis,
         redis_prefix=args.redis_prefix,
         smtp_url=args.smtp,

@@ -1,44 +1,31 @@
-"""``patchwork admin reports``: the chat reports, for whoever runs the server (docs/deploy.md,
-"Chat reports"). Lists the open reports (the message, its room and author, who reported it,
-why and when); resolves a report; mutes an account site-wide with a note (it may then not
-chat anywhere: every message it sends is refused) and unmutes it. Reads and writes the
-server's database directly (``--db``, as ``patchwork serve`` takes it); nothing else needs
-to run."""
+"""``patchwork admin reports`` (``patchwork admin`` is server/admin.py): the chat reports, for
+whoever runs the server (docs/deploy.md, "Chat reports"). Lists the open reports (the message,
+its room and author, who reported it, why and when); resolves a report; mutes an account
+site-wide with a note (it may then not chat anywhere: every message it sends is refused) and
+unmutes it. Reads and writes the server's database directly (``--db``, as ``patchwork serve``
+takes it); nothing else needs to run."""
 
 from __future__ import annotations
 
 import argparse
 import datetime as dt
 import sys
-from pathlib import Path
 
 from sqlalchemy import Engine
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import SQLAlchemyError
 
 from ...i18n import _, fmt
 from ...i18n.commandline import HelpFormatter
-from ..accounts.names import name_key
-from ..accounts.store import AccountStore
-from ..common.config import Settings
-from ..storage.models import UserData
-from ..storage.store import Store
+from ..admin import AdminError, account, add_db_option, database, when
+from ..admin import main as admin_main
 from . import store
+
+__all__ = ["AdminError", "add_parser", "main", "run"]
 
 NOTE_LIMIT = 200
 
 
-class AdminError(Exception):
-    """Something the person asked for cannot be done (said in words, exit status 1)."""
-
-
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="patchwork admin",
-        formatter_class=HelpFormatter,
-        description=_("Look after a game server's chat: its reports and muted accounts."),
-    )
-    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``reports``, added to ``patchwork admin``'s subcommands (server/admin.py)."""
     r = sub.add_parser(
         "reports",
         formatter_class=HelpFormatter,
@@ -48,11 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
             "why and when), oldest first. With an option, do that instead."
         ),
     )
-    r.add_argument(
-        "--db",
-        default=Settings().db_url,
-        help=_("the server's SQLAlchemy database URL, as 'patchwork serve --db' takes it"),
-    )
+    add_db_option(r)
     r.add_argument("--all", action="store_true", help=_("list resolved reports too"))
     r.add_argument("--limit", type=int, default=100, help=_("list at most this many (100)"))
     act = r.add_mutually_exclusive_group()
@@ -65,11 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     act.add_argument("--unmute", metavar="NAME", help=_("let the account NAME chat again"))
     act.add_argument("--muted", action="store_true", help=_("list the muted accounts"))
     r.add_argument("--note", default="", help=_("why an account is muted (kept with the mute)"))
-    return p
-
-
-def _when(at: dt.datetime) -> str:
-    return at.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    r.set_defaults(run=run)
 
 
 def _room(room: str) -> str:
@@ -79,13 +58,6 @@ def _room(room: str) -> str:
     if kind == "watch":
         return fmt(_("game {id}, spectators"), id=game)
     return _("lobby")
-
-
-def _account(engine: Engine, name: str) -> UserData:
-    user = AccountStore(engine).user_by_key(name_key(name))
-    if user is None:
-        raise AdminError(fmt(_("there is no account {name!r}"), name=name))
-    return user
 
 
 def _list(engine: Engine, everything: bool, limit: int) -> None:
@@ -103,7 +75,7 @@ def _list(engine: Engine, everything: bool, limit: int) -> None:
                 _("report {id} ({state}) {when}: {reason}, by {reporter}"),
                 id=r.id,
                 state=state,
-                when=_when(r.created_at),
+                when=when(r.created_at),
                 reason=r.reason,
                 reporter=r.reporter,
             )
@@ -114,7 +86,7 @@ def _list(engine: Engine, everything: bool, limit: int) -> None:
                 _("message {id} in {room}, {when}, from {author}:"),
                 id=r.line.id,
                 room=_room(r.line.room),
-                when=_when(r.line.created_at),
+                when=when(r.line.created_at),
                 author=author,
             )
         )
@@ -123,17 +95,7 @@ def _list(engine: Engine, everything: bool, limit: int) -> None:
 
 def run(args: argparse.Namespace) -> str | None:
     """Carry out the command; what to print when it is not a listing."""
-    try:
-        url = make_url(args.db)
-        path = url.database or ""
-        sqlite_file = url.get_backend_name() == "sqlite" and path not in ("", ":memory:")
-        if sqlite_file and not Path(path).expanduser().exists():
-            raise AdminError(fmt(_("there is no database at {path}"), path=path))
-        db = Store(args.db)
-    except (SQLAlchemyError, ImportError, ValueError) as e:
-        raise AdminError(fmt(_("cannot open the database: {error}"), error=e)) from None
-    try:
-        engine = db.engine
+    with database(args.db) as engine:
         now = dt.datetime.now(dt.UTC)
         if args.resolve is not None:
             if not store.resolve(engine, args.resolve, now):
@@ -145,41 +107,27 @@ def run(args: argparse.Namespace) -> str | None:
                 raise AdminError(
                     fmt(_("give --note: why (1 to {limit} characters)"), limit=NOTE_LIMIT)
                 )
-            user = _account(engine, args.mute)
+            user = account(engine, args.mute)
             store.mute(engine, user.id, note, now)
             return fmt(_("{name} is muted: they may not chat anywhere."), name=user.name)
         if args.unmute is not None:
-            user = _account(engine, args.unmute)
+            user = account(engine, args.unmute)
             if not store.unmute(engine, user.id):
                 raise AdminError(fmt(_("{name} was not muted"), name=user.name))
             return fmt(_("{name} may chat again."), name=user.name)
         if args.muted:
             shown = store.mutes(engine)
-            lines = [f"{m.name}  {_when(m.created_at)}  {m.note}" for m in shown]
+            lines = [f"{m.name}  {when(m.created_at)}  {m.note}" for m in shown]
             return "\n".join(lines) if lines else _("No muted accounts.")
         if not 1 <= args.limit <= 10_000:
             raise AdminError(_("--limit is 1 to 10000"))
         _list(engine, args.all, args.limit)
         return None
-    except SQLAlchemyError as e:
-        first = str(getattr(e, "orig", None) or e).strip().splitlines()[:1]
-        raise AdminError(
-            fmt(_("cannot use the database: {error}"), error=first[0] if first else e)
-        ) from None
-    finally:
-        db.close()
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
-    try:
-        said = run(args)
-    except AdminError as e:
-        print(f"patchwork admin: {e}", file=sys.stderr)
-        return 1
-    if said is not None:
-        print(said)
-    return 0
+    """``patchwork admin`` (server/admin.py): ``main(["reports", ...])`` runs this one."""
+    return admin_main(argv)
 
 
 if __name__ == "__main__":

@@ -63,6 +63,8 @@ class Settings:
     waiting_expiry: float = 7 * 86400.0
     # A tournament starts at least this many seconds after it is created (tests shorten it).
     tournament_lead: float = 10.0
+    # A tournament game's player absent this long from their first turn loses it.
+    tournament_no_show: float = 60.0
     # One of several equal processes over one PostgreSQL database: the Redis they share
     # (announcements, leases, presence, rate limits; docs/deploy.md), and its keys' prefix.
     redis_url: str | None = None

@@ -408,6 +408,23 @@ class GameService:
             self.changes.announce(live, event)
         return live
 
+    async def no_show(self, game_id: str, seconds: float) -> int | None:
+        """End a tournament's game whose player to move has made no move of theirs in it and
+        let ``seconds`` pass since their turn began: they lose it as an abandoned game. The
+        seat that lost (None: the game is under way or over)."""
+        live = await self.get(game_id)
+        async with live.lock:
+            seat = live.game.state.current_player
+            waited = time.time() - live.data.updated_at.timestamp()
+            if live.data.status != "active" or seat is None or seat in live.movers:
+                return None
+            if waited < seconds:
+                return None
+            fields = finish(live.game.state, "abandoned", 1 - seat)
+            event = await self.changes.commit(live, "claim", {"seat": 1 - seat}, fields)
+            self.changes.announce(live, event)
+        return seat
+
     async def rematch(
         self, game_id: str, caller: Caller, action: str
     ) -> tuple[LiveGame, str | None]:

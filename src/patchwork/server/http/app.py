@@ -177,7 +177,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.mailer = mailer
         await mailer.start()
         app.state.tournaments = Tournaments(store, settings.tournament_lead)
-        director = Director(service, cluster)
+        director = Director(service, cluster, notes, settings.tournament_no_show)
         await director.start()
         log.info(
             "patchwork server ready (database %s; schema %.2f s, engine %.2f s, games %.2f s)",

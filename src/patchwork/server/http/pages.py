@@ -47,15 +47,21 @@ async def play(game_id: str) -> FileResponse:
     return _index()
 
 
-# The pages of accounts, the lobby, ratings, the analysis board, the puzzles and the guided
-# first game (docs/accounts.md, docs/web.md): the same page, which reads the path.
+# The pages of accounts, the lobby, ratings, the analysis board, the puzzles, the guided
+# first game and the tournaments (docs/accounts.md, docs/web.md): the same page, which reads
+# the path.
 PAGES = ("/signin", "/signup", "/account", "/lobby", "/leaderboard", "/me/games", "/following")
-for _path in (*PAGES, "/analysis", "/puzzles", "/learn"):
+for _path in (*PAGES, "/analysis", "/puzzles", "/learn", "/tournaments"):
     router.add_api_route(_path, _index, methods=["GET"])
 
 
 @router.get("/players/{name}")
 async def player(name: str) -> FileResponse:
+    return _index()
+
+
+@router.get("/tournaments/{tournament_id}")
+async def tournament(tournament_id: str) -> FileResponse:
     return _index()
 
 

@@ -1,6 +1,7 @@
-"""Tournaments' routes (docs/server.md "Tournaments"): create a Swiss event, list the events,
-read one (its entrants, rounds and standings), join and withdraw. Reading is for everyone;
-the changes are for accounts (a guest is told to sign in)."""
+"""Tournaments' routes (docs/server.md "Tournaments"): create a Swiss event or an arena, list
+the events, read one (its entrants, rounds and standings), join, withdraw, and pause or
+resume in an arena. Reading is for everyone; the changes are for accounts (a guest is told
+to sign in)."""
 
 from __future__ import annotations
 
@@ -24,8 +25,9 @@ def _tournaments(request: Request) -> Tournaments:
 
 @router.post("/api/tournaments", response_model=TournamentDetail, status_code=201, responses=ERRORS)
 async def create(body: TournamentIn, request: Request, session: SignedIn) -> TournamentDetail:
-    """Create a Swiss event of 1 to 15 rounds starting 10 s to 7 days from now (at most 3
-    open events of yours at a time). You are not entered in it: join it like anyone."""
+    """Create a Swiss event of 1 to 15 rounds, or an arena of 1 to 720 minutes, starting 10 s
+    to 7 days from now (at most 3 open events of yours at a time). You are not entered in
+    it: join it like anyone."""
     return await _tournaments(request).create(session.user, body)
 
 
@@ -52,7 +54,9 @@ async def one(request: Request, tournament_id: str = TournamentId) -> Tournament
 async def join(
     request: Request, session: SignedIn, tournament_id: str = TournamentId
 ) -> TournamentDetail:
-    """Join an event before its start (a bot account only where bots are allowed)."""
+    """Join an event before its start, or an arena while it runs (a bot account only where
+    bots are allowed; an account with a provisional rating not where established ratings
+    are asked for)."""
     return await _tournaments(request).join(session.user, tournament_id)
 
 
@@ -67,3 +71,24 @@ async def withdraw(
     """Leave an event: before its start you are simply out (and may join again); during it
     you are not paired from the next round on, and your games go on."""
     return await _tournaments(request).withdraw(session.user, tournament_id)
+
+
+@router.post(
+    "/api/tournaments/{tournament_id}/pause", response_model=TournamentDetail, responses=ERRORS
+)
+async def pause(
+    request: Request, session: SignedIn, tournament_id: str = TournamentId
+) -> TournamentDetail:
+    """Take a break from an arena: not paired again until you resume (a game under way goes
+    on). A player who does not show up for a game is paused this way too."""
+    return await _tournaments(request).pause(session.user, tournament_id, True)
+
+
+@router.post(
+    "/api/tournaments/{tournament_id}/resume", response_model=TournamentDetail, responses=ERRORS
+)
+async def resume(
+    request: Request, session: SignedIn, tournament_id: str = TournamentId
+) -> TournamentDetail:
+    """Come back from a break in an arena: paired again as soon as someone is waiting."""
+    return await _tournaments(request).pause(session.user, tournament_id, False)

@@ -56,8 +56,21 @@ class FollowStartedAbout(_About):
     opponent: PlayerName
 
 
+class TournamentAbout(_About):
+    """Round ``round`` of the tournament named ``tournament`` began (in an arena: you were
+    paired again, ``round`` counting the arena's pairings): your game against ``opponent``
+    is ready (``game_id``), or, both null, you have a bye this round."""
+
+    kind: Literal["tournament"] = "tournament"
+    tournament_id: str = Field(pattern=r"^[A-Za-z0-9_-]{1,24}$")
+    tournament: str = Field(min_length=1, max_length=60)
+    round: int = Field(ge=1, le=1_000_000)
+    game_id: GameId | None = None
+    opponent: PlayerName | None = None
+
+
 About = Annotated[
-    ChallengeAbout | YourTurnAbout | GameOverAbout | FollowStartedAbout,
+    ChallengeAbout | YourTurnAbout | GameOverAbout | FollowStartedAbout | TournamentAbout,
     Field(discriminator="kind"),
 ]
 about_adapter: TypeAdapter[Any] = TypeAdapter(About)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     Column,
     DateTime,
@@ -30,11 +31,14 @@ tournaments = Table(
     metadata,
     Column("id", ID, primary_key=True),
     Column("name", String(60), nullable=False),
-    Column("kind", String(8), nullable=False),  # "swiss"
+    Column("kind", String(8), nullable=False),  # "swiss" or "arena"
     Column("created_by", ID, ForeignKey("users.id", ondelete="SET NULL"), nullable=True),
     Column("created_at", WHEN, nullable=False),
     Column("starts_at", WHEN, nullable=False),
-    Column("rounds", Integer, nullable=False),
+    Column("rounds", Integer, nullable=False),  # a Swiss event's (0 in an arena)
+    Column("minutes", Integer, nullable=True),  # an arena's length (null in a Swiss event)
+    # Who may join: "everyone" (any account) or "rated" (accounts past their provisional rating).
+    Column("entry", String(12), nullable=False, server_default="everyone"),
     Column("edition", String(16), nullable=False),
     Column("rotation", Boolean, nullable=False),
     Column("flip", Boolean, nullable=False),
@@ -42,7 +46,8 @@ tournaments = Table(
     Column("rated", Boolean, nullable=False),
     Column("bots_allowed", Boolean, nullable=False),
     Column("status", String(10), nullable=False),  # open, running, finished, cancelled
-    Column("round", Integer, nullable=False),  # the round under way (0 before the first)
+    # The round under way (0 before the first); in an arena, its pairings so far, each a round.
+    Column("round", Integer, nullable=False),
     Column("finished_at", WHEN, nullable=True),
     # Finished before its last round: no pairing without a rematch (or too few players) left.
     Column("ended_early", Boolean, nullable=False, server_default=false()),
@@ -62,6 +67,7 @@ tournament_entrants = Table(
     Column("user_id", ID, ForeignKey("users.id", ondelete="CASCADE"), primary_key=True),
     Column("joined_at", WHEN, nullable=False),
     Column("withdrawn_at", WHEN, nullable=True),  # withdrawn during the event: not paired again
+    Column("paused_at", WHEN, nullable=True),  # an arena's player who takes a break
     Index("ix_tournament_entrants_user_id", "user_id"),
 )
 
@@ -81,4 +87,17 @@ tournament_games = Table(
     Column("second_user", ID, nullable=True),  # null: a bye
     Column("game_id", ID, nullable=True),  # made before the game is; null: a bye
     Column("result", Double, nullable=True),  # the first player's: 1, 0.5, 0; null: playing
+)
+
+# What happened to an event, one line each (what: created, started, round, no_show, ...; data:
+# its names and numbers), for whoever runs the server (patchwork admin tournament --log).
+tournament_log = Table(
+    "tournament_log",
+    metadata,
+    Column("id", BigInteger().with_variant(Integer, "sqlite"), primary_key=True),
+    Column("tournament_id", ID, ForeignKey("tournaments.id", ondelete="CASCADE"), nullable=False),
+    Column("at", WHEN, nullable=False),
+    Column("what", String(16), nullable=False),
+    Column("data", JSON, nullable=False),
+    Index("ix_tournament_log_tournament_id", "tournament_id", "id"),
 )

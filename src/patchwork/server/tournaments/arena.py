@@ -82,6 +82,7 @@ class ArenaStanding:
     games: int
     rating: float
     on_fire: bool
+    results: tuple[float, ...] = ()
 
 
 def arena_standings(players: Sequence[ArenaPlayer]) -> list[ArenaStanding]:
@@ -89,7 +90,13 @@ def arena_standings(players: Sequence[ArenaPlayer]) -> list[ArenaStanding]:
     rows = sorted(
         (
             ArenaStanding(
-                0, p.id, sum(game_points(p.results)), len(p.results), p.rating, on_fire(p.results)
+                0,
+                p.id,
+                sum(game_points(p.results)),
+                len(p.results),
+                p.rating,
+                on_fire(p.results),
+                p.results,
             )
             for p in players
         ),

@@ -1,14 +1,24 @@
-"""The director of Swiss events: every process runs one. Each event that is open and whose
+"""The director of tournaments: every process runs one. Each event that is open and whose
 start has come, or running, is directed by one process at a time: with ``--redis`` the one
 holding the event's lease (``tlease:<id>``, the games' lease mechanism: taken when free,
 renewed every tick, free again 3 s after its holder died), else the only process.
 
 Directing, every :data:`EVERY` seconds: at the start, an event with fewer than 2 entrants is
-cancelled, any other starts; a round is paired from the entrants who have not withdrawn
-(standings.next_round_players, swiss.pair_round); a round is over once every game of it is
-finished (its rows get the first player's result from the games' winners); then the next
-round is paired, or the event finishes after its last round, or early when no round can be
-paired (:class:`~.swiss.NoPairing`) or fewer than 2 players are left.
+cancelled, any other starts. Finished games give their rows the first player's result. A
+game whose player to move has not made a move of theirs for ``no_show`` seconds since their
+turn began is lost by them, and they are taken out of the pairings (store.absent).
+
+- Swiss: a round is paired from the entrants who have not withdrawn (standings.
+  next_round_players, swiss.pair_round) once every game of the round before is finished;
+  the event finishes after its last round, or early when no round can be paired
+  (:class:`~.swiss.NoPairing`) or fewer than 2 players are left.
+- Arena: until its end, the entrants who are neither playing, paused nor withdrawn are paired
+  whenever two or more wait (arena.pair_waiting, in the table's order); each pairing is a
+  round of its own. Games under way at the end are played out and count; the arena finishes
+  when the last one ends.
+
+Each player paired hears of it (a ``tournament`` notification, stored with their game, or
+with the round for a bye).
 
 A round is paired once and never lost, whichever process dies where: its rows (one per pair,
 keyed by event, round and first player; the bye a row with no game and result 1) are written
@@ -23,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import logging
 from typing import Any
 
@@ -34,12 +45,15 @@ from ..games.creation import PairedPlayer, new_id, paired_game_data
 from ..games.live import rules_of
 from ..games.requests import ClockIn
 from ..games.service import GameService
+from ..notifications.schemas import TournamentAbout
+from ..notifications.service import Notifications
 from ..storage.models import utcnow
 from . import store
-from .service import played, table_entrants
+from .arena import Waiting, pair_waiting
+from .service import arena_table, played, table_entrants
 from .standings import next_round_players
 from .store import EntrantRow, PairingRow, TournamentRow
-from .swiss import BYE_POINTS, NoPairing, pair_round
+from .swiss import BYE_POINTS, NoPairing, Pair, pair_round
 
 log = logging.getLogger("patchwork.server")
 
@@ -48,8 +62,16 @@ LEASE = "tlease"
 
 
 class Director:
-    def __init__(self, svc: GameService, cluster: Cluster | None) -> None:
+    def __init__(
+        self,
+        svc: GameService,
+        cluster: Cluster | None,
+        notes: Notifications,
+        no_show: float = 60.0,
+    ) -> None:
         self.svc = svc
+        self.notes = notes
+        self.no_show = dt.timedelta(seconds=no_show)
         self.store = svc.store
         self.engine = svc.store.engine
         self.cluster = cluster
@@ -114,22 +136,42 @@ class Director:
             return
         people: list[EntrantRow] = await self._db(store.entrants, tournament_id)
         rows: list[PairingRow] = await self._db(store.pairings, tournament_id)
-        if row.round > 0:
-            current = [r for r in rows if r.round == row.round]
-            await self._create_games(row, people, current)
-            if any(r.result is None for r in current):
-                await self._db(store.record_results, tournament_id, row.round)
-                rows = await self._db(store.pairings, tournament_id)
-                if any(r.result is None for r in rows if r.round == row.round):
-                    return  # games still being played
-            if row.round >= row.rounds:
-                await self._db(store.finish, tournament_id, utcnow(), False)
-                return
-        await self._pair(row, people, rows)
+        if any(r.result is None for r in rows):
+            await self._create_games(row, people, [r for r in rows if r.result is None])
+            await self._db(store.record_results, tournament_id, None)
+            if await self._no_shows(row, now):
+                people = await self._db(store.entrants, tournament_id)
+            rows = await self._db(store.pairings, tournament_id)
+        if row.kind == "arena":
+            await self._arena(row, people, rows, now)
+        else:
+            await self._swiss(row, people, rows)
 
-    async def _pair(
+    async def _no_shows(self, row: TournamentRow, now: dt.datetime) -> bool:
+        """End the games lost by an absent player (GameService.no_show); whether any was."""
+        stale: list[str] = await self._db(store.stale_games, row.id, now - self.no_show)
+        ended = False
+        for game_id in stale:
+            seat = await self.svc.no_show(game_id, self.no_show.total_seconds())
+            if seat is None:
+                continue
+            live = await self.svc.get(game_id)
+            user = live.data.user(seat)
+            if user is not None:
+                await self._db(store.absent, row.id, user, game_id, utcnow())
+            ended = True
+        if ended:
+            await self._db(store.record_results, row.id, None)
+        return ended
+
+    async def _swiss(
         self, row: TournamentRow, people: list[EntrantRow], rows: list[PairingRow]
     ) -> None:
+        if any(r.result is None for r in rows if r.round == row.round):
+            return  # games still being played
+        if row.round > 0 and row.round >= row.rounds:
+            await self._db(store.finish, row.id, utcnow(), False)
+            return
         withdrawn = {p.user_id for p in people if p.withdrawn_at is not None}
         if len(people) - len(withdrawn) < 2:
             await self._db(store.finish, row.id, utcnow(), True)
@@ -142,17 +184,68 @@ class Director:
             log.info("tournament %s ends early: %s", row.id, e)
             await self._db(store.finish, row.id, utcnow(), True)
             return
+        await self._write(row, people, pairing.pairs, pairing.bye)
+
+    async def _arena(
+        self, row: TournamentRow, people: list[EntrantRow], rows: list[PairingRow], now: dt.datetime
+    ) -> None:
+        playing = {u for r in rows if r.result is None for u in (r.first_user, r.second_user)}
+        assert row.ends_at is not None
+        if now >= row.ends_at:
+            if not playing:
+                await self._db(store.finish, row.id, utcnow(), False)
+            return
+        free = {p.user_id for p in people if p.waiting} - playing
+        if len(free) < 2:
+            return
+        last: dict[str, str] = {}
+        balance: dict[str, int] = {}
+        for r in rows:  # by round: the last opponent is the latest one
+            if r.second_user is not None:
+                last[r.first_user], last[r.second_user] = r.second_user, r.first_user
+                balance[r.first_user] = balance.get(r.first_user, 0) + 1
+                balance[r.second_user] = balance.get(r.second_user, 0) - 1
+        waiting = [
+            Waiting(s.id, last.get(s.id), balance.get(s.id, 0))
+            for s in arena_table(people, rows)
+            if s.id in free
+        ]
+        await self._write(row, people, pair_waiting(waiting).pairs, None)
+
+    async def _write(
+        self,
+        row: TournamentRow,
+        people: list[EntrantRow],
+        pairs: tuple[Pair, ...],
+        bye: str | None,
+    ) -> None:
+        """Store the next round (its pairs, and a Swiss bye) and start its games."""
         number = row.round + 1
-        new = [PairingRow(number, p.first, p.second, new_id(), None) for p in pairing.pairs]
-        if pairing.bye is not None:
-            new.append(PairingRow(number, pairing.bye, None, None, BYE_POINTS))
-        if await self._db(store.write_round, row.id, number, new):
+        new = [PairingRow(number, p.first, p.second, new_id(), None) for p in pairs]
+        if bye is not None:
+            new.append(PairingRow(number, bye, None, None, BYE_POINTS))
+        told = self.notes.batch([(bye, self._about(row, number, None, None))] if bye else [])
+        if await self._db(store.write_round, row.id, number, new, told.write.run):
+            told.deliver()
             await self._create_games(row, people, new)
+
+    @staticmethod
+    def _about(
+        row: TournamentRow, number: int, game_id: str | None, opponent: str | None
+    ) -> TournamentAbout:
+        return TournamentAbout(
+            tournament_id=row.id,
+            tournament=row.name,
+            round=number,
+            game_id=game_id,
+            opponent=opponent,
+        )
 
     async def _create_games(
         self, row: TournamentRow, people: list[EntrantRow], current: list[PairingRow]
     ) -> None:
-        """Create the games of these rows that do not exist yet (each with its row's id)."""
+        """Create the games of these rows that do not exist yet (each with its row's id),
+        each stored with its players' notifications."""
         wanted = [r for r in current if r.game_id is not None and r.game_id not in self._made]
         if not wanted:
             return
@@ -167,11 +260,19 @@ class Director:
             if r.game_id in there:
                 continue
             assert r.game_id is not None and r.second_user is not None
+            first, second = names.get(r.first_user, "?"), names.get(r.second_user, "?")
             players = (
-                PairedPlayer(names.get(r.first_user, "?"), r.first_user, None),
-                PairedPlayer(names.get(r.second_user, "?"), r.second_user, None),
+                PairedPlayer(first, r.first_user, None),
+                PairedPlayer(second, r.second_user, None),
             )
             data, _ = paired_game_data(rules, clock, row.rated, players, seat=0)
             data.id = r.game_id
-            await self.svc.create_paired(data, [])
+            told = self.notes.batch(
+                [
+                    (r.first_user, self._about(row, r.round, r.game_id, second)),
+                    (r.second_user, self._about(row, r.round, r.game_id, first)),
+                ]
+            )
+            await self.svc.create_paired(data, [told.write])
+            told.deliver()
             self._made.add(r.game_id)

@@ -1,9 +1,10 @@
-"""Swiss events on the server (docs/server.md "Tournaments"): an account creates one (its
-name, rounds, start, rules, clock, ratedness, whether bots may join); accounts join and
-withdraw before the start, and withdraw during it (not paired again, their games going on);
-everyone lists the events and reads one: its entrants, each round's pairings with their
-games and results, and the standings (standings.py). The director (director.py) starts the
-events, pairs and records the rounds and finishes them.
+"""Tournaments on the server (docs/server.md "Tournaments"): an account creates a Swiss event
+or an arena (its name, rounds or minutes, start, rules, clock, ratedness, who may join,
+whether bots may); accounts join and withdraw before the start (an arena also while it runs),
+and withdraw during it (not paired again, their games going on); an arena's players pause
+and resume. Everyone lists the events and reads one: its entrants, each round's pairings
+with their games and results, and the standings (standings.py, arena.py). The director
+(director.py) starts the events, pairs and records the rounds and finishes them.
 
 The database is the truth: every change is a guarded write (store.py), so it happens once on
 whichever process makes it.
@@ -23,7 +24,9 @@ from ..ratings.rating import provisional
 from ..storage.models import UserData, utcnow
 from ..storage.store import Store
 from . import store
+from .arena import ArenaPlayer, ArenaStanding, arena_standings
 from .schemas import (
+    ArenaStandingView,
     EntrantView,
     PairingView,
     RoundView,
@@ -51,9 +54,12 @@ def view(row: TournamentRow) -> TournamentView:
         created_at=round(row.created_at.timestamp(), 3),
         starts_at=round(row.starts_at.timestamp(), 3),
         rounds=row.rounds,
+        minutes=row.minutes,
+        ends_at=None if row.ends_at is None else round(row.ends_at.timestamp(), 3),
         rules=PairRules(edition=row.edition, rotation=row.rotation, flip=row.flip),  # type: ignore[arg-type]
         clock=None if row.clock is None else ClockIn.model_validate(row.clock),
         rated=row.rated,
+        entry=row.entry,  # type: ignore[arg-type]
         bots_allowed=row.bots_allowed,
         status=row.status,  # type: ignore[arg-type]
         round=row.round,
@@ -82,6 +88,17 @@ def table_entrants(people: list[EntrantRow]) -> list[Entrant]:
     return [Entrant(p.user_id, p.rating) for p in people]
 
 
+def arena_table(people: list[EntrantRow], rows: list[PairingRow]) -> list[ArenaStanding]:
+    """The arena's table from its finished games, in the order they were paired."""
+    results: dict[str, list[float]] = {p.user_id: [] for p in people}
+    for r in rows:
+        if r.result is not None and r.first_user in results and r.second_user in results:
+            results[r.first_user].append(r.result)
+            results[str(r.second_user)].append(1.0 - r.result)
+    players = [ArenaPlayer(p.user_id, p.rating, tuple(results[p.user_id])) for p in people]
+    return arena_standings(players)
+
+
 def detail(
     row: TournamentRow, people: list[EntrantRow], rows: list[PairingRow]
 ) -> TournamentDetail:
@@ -98,7 +115,9 @@ def detail(
             )
         )
     found, byes = played(rows, people)
-    table = swiss_standings(table_entrants(people), found, byes)
+    arena = row.kind == "arena"
+    table = [] if arena else swiss_standings(table_entrants(people), found, byes)
+    arena_rows = arena_table(people, rows) if arena else []
     return TournamentDetail(
         **view(row).model_dump(),
         players=[
@@ -108,6 +127,7 @@ def detail(
                 provisional=provisional(p.rd),
                 bot=p.bot,
                 withdrawn=p.withdrawn_at is not None,
+                paused=p.paused_at is not None,
             )
             for p in people
         ],
@@ -122,6 +142,18 @@ def detail(
                 rating=round(ratings[s.id].rating),
             )
             for s in table
+        ],
+        arena_standings=[
+            ArenaStandingView(
+                place=s.place,
+                name=names[s.id],
+                points=s.points,
+                games=s.games,
+                rating=round(s.rating),
+                on_fire=s.on_fire,
+                results=list(s.results),
+            )
+            for s in arena_rows
         ],
     )
 
@@ -182,7 +214,9 @@ class Tournaments:
             "created_by": user.id,
             "created_at": now,
             "starts_at": starts_at,
-            "rounds": body.rounds,
+            "rounds": body.rounds or 0,
+            "minutes": body.minutes,
+            "entry": body.entry,
             "edition": body.rules.edition,
             "rotation": body.rules.rotation,
             "flip": body.rules.flip,
@@ -201,10 +235,23 @@ class Tournaments:
         row = await self.row(tournament_id)
         if user.bot and not row.bots_allowed:
             raise ServerError("not_allowed", N_("this tournament is for people: no bots"))
+        if row.entry == "rated" and provisional(user.rd):
+            raise ServerError(
+                "not_allowed",
+                N_("this tournament is for established ratings: play more rated games first"),
+            )
         await self._db(store.join, tournament_id, user.id, utcnow())
         return await self.one(tournament_id)
 
     async def withdraw(self, user: UserData, tournament_id: str) -> TournamentDetail:
         await self.row(tournament_id)
         await self._db(store.withdraw, tournament_id, user.id, utcnow())
+        return await self.one(tournament_id)
+
+    async def pause(self, user: UserData, tournament_id: str, on: bool) -> TournamentDetail:
+        """An arena's player takes a break (``on``) or comes back."""
+        row = await self.row(tournament_id)
+        if row.kind != "arena":
+            raise ServerError("not_allowed", N_("only an arena's players pause"))
+        await self._db(store.pause, tournament_id, user.id, utcnow(), on)
         return await self.one(tournament_id)

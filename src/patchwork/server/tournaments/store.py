@@ -8,7 +8,7 @@ keyed by (event, round, first player), so a round is paired once (service.py, di
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -17,8 +17,9 @@ from sqlalchemy.exc import IntegrityError
 
 from ...i18n import N_
 from ..common.errors import ServerError
-from ..storage.models import Row, games, users
+from ..storage.models import Row, games, users, utcnow
 from ..storage.tournament_tables import tournament_entrants, tournament_games, tournaments
+from .log import note
 
 LISTED = 50  # events per page of the list
 
@@ -36,6 +37,8 @@ class TournamentRow(Row):
     created_at: dt.datetime
     starts_at: dt.datetime
     rounds: int
+    minutes: int | None
+    entry: str
     edition: str
     rotation: bool
     flip: bool
@@ -49,12 +52,19 @@ class TournamentRow(Row):
     creator: str | None
     entrants: int
 
+    @property
+    def ends_at(self) -> dt.datetime | None:
+        """An arena's end (None: a Swiss event)."""
+        if self.minutes is None:
+            return None
+        return self.starts_at + dt.timedelta(minutes=self.minutes)
+
 
 @dataclass(frozen=True)
 class EntrantRow(Row):
     """An entrant of an event, with the account's name, rating and whether it is a bot."""
 
-    TIMES = ("joined_at", "withdrawn_at")
+    TIMES = ("joined_at", "withdrawn_at", "paused_at")
 
     user_id: str
     name: str
@@ -63,6 +73,12 @@ class EntrantRow(Row):
     bot: bool
     joined_at: dt.datetime
     withdrawn_at: dt.datetime | None
+    paused_at: dt.datetime | None
+
+    @property
+    def waiting(self) -> bool:
+        """Still in the event and not taking a break."""
+        return self.withdrawn_at is None and self.paused_at is None
 
 
 @dataclass(frozen=True)
@@ -125,6 +141,7 @@ def entrants(engine: Engine, tournament_id: str) -> list[EntrantRow]:
             users.c.bot,
             tournament_entrants.c.joined_at,
             tournament_entrants.c.withdrawn_at,
+            tournament_entrants.c.paused_at,
         )
         .select_from(tournament_entrants.join(users, users.c.id == tournament_entrants.c.user_id))
         .where(tournament_entrants.c.tournament_id == tournament_id)
@@ -168,6 +185,7 @@ def insert_tournament(engine: Engine, row: dict[str, Any], max_open: int) -> Non
                 {"limit": max_open},
             )
         conn.execute(insert(tournaments), row)
+        note(conn, row["id"], "created", row["created_at"], by=me)
 
 
 def _locked(conn: Connection, tournament_id: str) -> str:
@@ -191,15 +209,20 @@ def _closed(status: str) -> ServerError:
 
 
 def join(engine: Engine, tournament_id: str, user_id: str, now: dt.datetime) -> None:
+    """Enter an event before its start, or an arena while it runs."""
     try:
         with engine.begin() as conn:
             status = _locked(conn, tournament_id)
-            if status != "open":
+            kind = conn.execute(
+                select(tournaments.c.kind).where(tournaments.c.id == tournament_id)
+            ).scalar_one()
+            if status != "open" and not (status == "running" and kind == "arena"):
                 raise _closed(status)
             conn.execute(
                 insert(tournament_entrants),
                 {"tournament_id": tournament_id, "user_id": user_id, "joined_at": now},
             )
+            note(conn, tournament_id, "joined", now, user=user_id)
     except IntegrityError:
         raise ServerError("already_joined", N_("you are in this tournament already")) from None
 
@@ -223,6 +246,74 @@ def withdraw(engine: Engine, tournament_id: str, user_id: str, now: dt.datetime)
             raise _closed(status)
         if done.rowcount != 1:
             raise ServerError("not_joined", N_("you are not in this tournament"))
+        note(conn, tournament_id, "withdrew", now, user=user_id)
+
+
+def pause(engine: Engine, tournament_id: str, user_id: str, now: dt.datetime, on: bool) -> None:
+    """An arena's player takes a break (``on``: not paired until they come back) or ends it;
+    their game under way goes on."""
+    e = tournament_entrants.c
+    with engine.begin() as conn:
+        status = _locked(conn, tournament_id)
+        if status not in ("open", "running"):
+            raise _closed(status)
+        done = conn.execute(
+            update(tournament_entrants)
+            .where(
+                e.tournament_id == tournament_id,
+                e.user_id == user_id,
+                e.withdrawn_at.is_(None),
+                e.paused_at.is_(None) if on else e.paused_at.is_not(None),
+            )
+            .values(paused_at=now if on else None)
+        )
+        if done.rowcount == 1:
+            note(conn, tournament_id, "paused" if on else "resumed", now, user=user_id)
+            return
+        joined = conn.execute(
+            select(e.withdrawn_at).where(e.tournament_id == tournament_id, e.user_id == user_id)
+        ).first()
+        if joined is None or joined.withdrawn_at is not None:
+            raise ServerError("not_joined", N_("you are not in this tournament"))
+
+
+def remove(engine: Engine, tournament_id: str, user_id: str, now: dt.datetime) -> str:
+    """Whoever runs the server takes a player out: forgotten before the start, withdrawn
+    during the event; what happened ("forgotten" or "withdrawn")."""
+    e = tournament_entrants.c
+    mine = and_(e.tournament_id == tournament_id, e.user_id == user_id)
+    with engine.begin() as conn:
+        status = _locked(conn, tournament_id)
+        if status == "open":
+            done, what = conn.execute(delete(tournament_entrants).where(mine)), "forgotten"
+        elif status == "running":
+            done = conn.execute(
+                update(tournament_entrants)
+                .where(mine, e.withdrawn_at.is_(None))
+                .values(withdrawn_at=now)
+            )
+            what = "withdrawn"
+        else:
+            raise _closed(status)
+        if done.rowcount != 1:
+            raise ServerError("not_joined", N_("that player is not in this tournament"))
+        note(conn, tournament_id, "removed", now, user=user_id)
+        return what
+
+
+def cancel(engine: Engine, tournament_id: str, now: dt.datetime) -> None:
+    """Whoever runs the server calls an open or running event off: nothing is paired any
+    more; games under way are played on as ordinary games."""
+    with engine.begin() as conn:
+        status = _locked(conn, tournament_id)
+        if status not in ("open", "running"):
+            raise _closed(status)
+        conn.execute(
+            update(tournaments)
+            .where(tournaments.c.id == tournament_id)
+            .values(status="cancelled", finished_at=now)
+        )
+        note(conn, tournament_id, "cancelled", now, by="admin")
 
 
 # -- directing (director.py) -------------------------------------------------------------------
@@ -249,16 +340,24 @@ def begin(engine: Engine, tournament_id: str, now: dt.datetime) -> str:
         values: dict[str, Any] = {"status": "running"}
         if count < 2:
             values = {"status": "cancelled", "finished_at": now}
+            note(conn, tournament_id, "cancelled", now, by="entrants")
+        else:
+            note(conn, tournament_id, "started", now)
         conn.execute(update(tournaments).where(tournaments.c.id == tournament_id).values(values))
         return str(values["status"])
 
 
 def write_round(
-    engine: Engine, tournament_id: str, number: int, rows: Sequence[PairingRow]
+    engine: Engine,
+    tournament_id: str,
+    number: int,
+    rows: Sequence[PairingRow],
+    also: Callable[[Connection], None],
 ) -> bool:
     """Store round ``number``'s rows and make it the event's round, in one transaction
     guarded by the event being running at round ``number - 1``: False if another process
-    paired it first (nothing written)."""
+    paired it first (nothing written). ``also`` writes more in that transaction (the byes'
+    notifications)."""
     try:
         with engine.begin() as conn:
             done = conn.execute(
@@ -276,6 +375,10 @@ def write_round(
                 insert(tournament_games),
                 [{"tournament_id": tournament_id, **asdict(row)} for row in rows],
             )
+            pairs = [[r.first_user, r.second_user] for r in rows if r.second_user is not None]
+            bye = next((r.first_user for r in rows if r.second_user is None), None)
+            note(conn, tournament_id, "round", utcnow(), round=number, pairs=pairs, bye=bye)
+            also(conn)
     except IntegrityError:  # the same round, written by another process meanwhile
         return False
     return True
@@ -286,28 +389,26 @@ def existing_games(engine: Engine, game_ids: Sequence[str]) -> set[str]:
         return set(conn.execute(select(games.c.id).where(games.c.id.in_(game_ids))).scalars())
 
 
-def record_results(engine: Engine, tournament_id: str, number: int) -> None:
-    """Copy the results of round ``number``'s finished games into its rows: the first
-    player's (seat 0's) 1, 0 or 0.5 (a finished game without a winner)."""
+def record_results(engine: Engine, tournament_id: str, number: int | None) -> None:
+    """Copy the results of round ``number``'s (None: every round's) finished games into
+    their rows: the first player's (seat 0's) 1, 0 or 0.5 (a finished game without a
+    winner)."""
     g, c = games.c, tournament_games.c
     q = (
-        select(c.first_user, g.winner)
+        select(c.round, c.first_user, g.winner)
         .select_from(tournament_games.join(games, games.c.id == c.game_id))
-        .where(
-            c.tournament_id == tournament_id,
-            c.round == number,
-            c.result.is_(None),
-            g.status == "finished",
-        )
+        .where(c.tournament_id == tournament_id, c.result.is_(None), g.status == "finished")
     )
+    if number is not None:
+        q = q.where(c.round == number)
     with engine.begin() as conn:
-        for first, winner in conn.execute(q).all():
+        for played, first, winner in conn.execute(q).all():
             result = 0.5 if winner is None else (1.0 if winner == 0 else 0.0)
             conn.execute(
                 update(tournament_games)
                 .where(
                     c.tournament_id == tournament_id,
-                    c.round == number,
+                    c.round == played,
                     c.first_user == first,
                     c.result.is_(None),
                 )
@@ -317,8 +418,54 @@ def record_results(engine: Engine, tournament_id: str, number: int) -> None:
 
 def finish(engine: Engine, tournament_id: str, now: dt.datetime, early: bool) -> None:
     with engine.begin() as conn:
-        conn.execute(
+        done = conn.execute(
             update(tournaments)
             .where(tournaments.c.id == tournament_id, tournaments.c.status == "running")
             .values(status="finished", finished_at=now, ended_early=early)
         )
+        if done.rowcount == 1:
+            note(conn, tournament_id, "finished", now, early=early)
+
+
+# -- no-shows ----------------------------------------------------------------------------------
+
+
+def stale_games(engine: Engine, tournament_id: str, before: dt.datetime) -> list[str]:
+    """The event's games being played that nothing happened in since ``before``."""
+    g, c = games.c, tournament_games.c
+    q = (
+        select(g.id)
+        .select_from(tournament_games.join(games, games.c.id == c.game_id))
+        .where(
+            c.tournament_id == tournament_id,
+            c.result.is_(None),
+            g.status == "active",
+            g.updated_at <= before,
+        )
+    )
+    with engine.connect() as conn:
+        return list(conn.execute(q).scalars())
+
+
+def absent(
+    engine: Engine, tournament_id: str, user_id: str, game_id: str, now: dt.datetime
+) -> None:
+    """A player lost a game by not showing up: taken out of the pairings (withdrawn from a
+    Swiss event; paused in an arena, where coming back is one press), and logged."""
+    e = tournament_entrants.c
+    with engine.begin() as conn:
+        row = conn.execute(
+            select(tournaments.c.kind, tournaments.c.round).where(tournaments.c.id == tournament_id)
+        ).one()
+        column = "paused_at" if row.kind == "arena" else "withdrawn_at"
+        conn.execute(
+            update(tournament_entrants)
+            .where(
+                e.tournament_id == tournament_id,
+                e.user_id == user_id,
+                e.withdrawn_at.is_(None),
+                e[column].is_(None),
+            )
+            .values({column: now})
+        )
+        note(conn, tournament_id, "no_show", now, round=row.round, user=user_id, game=game_id)

@@ -117,4 +117,12 @@ export const api = {
     request("GET", `/api/notifications?limit=20${before ? `&before=${before}` : ""}`),
   readNotifications: (ids) => request("POST", "/api/notifications/read", ids ? { ids } : { all: true }),
   leaderboard: (limit = 50) => request("GET", `/api/leaderboard?limit=${limit}`),
+  // Tournaments (docs/server.md "Tournaments"): the lists, one event, and what a player does.
+  tournaments: (status, page = 0) =>
+    request("GET", `/api/tournaments?status=${encodeURIComponent(status)}&page=${page}`),
+  tournament: (id) => request("GET", `/api/tournaments/${encodeURIComponent(id)}`),
+  createTournament: (body) => request("POST", "/api/tournaments", body),
+  // action: join, withdraw, and in an arena pause, resume.
+  tournamentAction: (id, action) =>
+    request("POST", `/api/tournaments/${encodeURIComponent(id)}/${action}`),
 };

@@ -1,8 +1,9 @@
 // The page: loads the language, the fixed game facts and who is signed in, then shows the
 // screen the path asks for: `/` the start screen, `/play/{id}` a game (`?replay=1`: its
 // replay), the account pages (`/signin`, `/signup`, `/account`), `/lobby`, `/players/{name}`,
-// `/leaderboard`, `/me/games`, `/analysis` (the analysis board), `/puzzles` and `/learn` (the
-// guided first game). Links marked data-link change screens without reloading.
+// `/leaderboard`, `/me/games`, `/analysis` (the analysis board), `/puzzles`, `/learn` (the
+// guided first game), `/tournaments` and `/tournaments/{id}`. Links marked data-link change
+// screens without reloading.
 
 import { api } from "./api.js";
 import { currentAccount, onAccount, ratingText, refreshAccount, signOut } from "./account.js";
@@ -16,6 +17,8 @@ import { ReplayScreen } from "./replay.js";
 import { AnalysisScreen } from "./analysis.js";
 import { PuzzleScreen } from "./puzzles.js";
 import { TutorialScreen } from "./tutorial.js";
+import { TournamentListScreen } from "./tournaments.js";
+import { TournamentScreen } from "./tournament.js";
 import { renderStart } from "./start.js";
 import { installDefs } from "./svg.js";
 import { startMe } from "./me.js";
@@ -54,6 +57,8 @@ function header() {
         text: _("Learn") }),
       h("a", { class: "head-link", id: "head-puzzles", href: "/puzzles", "data-link": "1",
         text: _("Puzzles") }),
+      h("a", { class: "head-link", id: "head-tournaments", href: "/tournaments", "data-link": "1",
+        text: _("Tournaments") }),
       h("a", { class: "head-link", id: "head-analysis", href: "/analysis", "data-link": "1",
         text: _("Analysis board") }),
       notificationBell(),
@@ -160,6 +165,17 @@ async function show() {
   if (path === "/learn") {
     document.title = fmt(_("{page} – Patchwork"), { page: _("Learn") });
     screen = new TutorialScreen(main, ctx);
+    await screen.start();
+    return;
+  }
+  if (path === "/tournaments") {
+    screen = new TournamentListScreen(main, ctx);
+    await screen.start();
+    return;
+  }
+  const tournament = /^\/tournaments\/([A-Za-z0-9_-]+)$/.exec(path);
+  if (tournament) {
+    screen = new TournamentScreen(main, { ...ctx, tournamentId: tournament[1] });
     await screen.start();
     return;
   }

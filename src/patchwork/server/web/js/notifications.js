@@ -1,8 +1,9 @@
 // The notification list (docs/web.md "Notifications"): a bell in the site's header for a
 // signed-in account, its badge the number unread, opening a list (a dropdown; on a phone a
 // panel the header's width) of what happened: a challenge, your turn in a correspondence
-// game, a game over, a game started by a player you follow, each in the reader's language
-// and linking to its game (a challenge: to the challenger, whose card every page shows).
+// game, a game over, a game started by a player you follow, a tournament's round (your game
+// is ready, or a bye), each in the reader's language and linking to its game (a challenge: to
+// the challenger, whose card every page shows; a bye: to the tournament).
 // Opening the list marks everything read (the new ones stay marked as new while it is
 // open). New ones come live over the account's socket (me.js); the list is read again over
 // HTTP after every (re)connection ("welcome"), so nothing sent while it was down is missed.
@@ -59,6 +60,18 @@ function describe(a) {
     case "challenge":
       return [fmtNodes(_("{name} challenged you"), { name: name(a.by) }), "",
         `/players/${encodeURIComponent(a.by)}`];
+    case "tournament": {
+      // An arena's "round" counts its pairings: it is not said.
+      const arena = a.arena === true || a.tournament_kind === "arena";
+      const values = { round: num(a.round), tournament: name(a.tournament), opponent: a.opponent ? name(a.opponent) : "" };
+      if (!a.game_id) {
+        return [fmtNodes(_("Round {round} of {tournament}: you have a bye"), values), "",
+          `/tournaments/${encodeURIComponent(a.tournament_id)}`];
+      }
+      const text = arena ? _("{tournament}: your game against {opponent} is ready")
+        : _("Round {round} of {tournament}: your game against {opponent} is ready");
+      return [fmtNodes(text, values), "", game(a.game_id)];
+    }
     default:
       return null; // a kind this page does not know yet
   }

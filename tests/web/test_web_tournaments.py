@@ -1,0 +1,426 @@
+"""Tournaments in the browser (docs/web.md "Tournaments"): a person finds the page from the
+header, creates a Swiss event with the form, finds it among the upcoming ones, joins,
+withdraws and joins again (on a laptop, a phone and in Persian); and a whole Swiss event of
+five, the person and four bot accounts playing over the API (one withdraws during the first
+round, one never plays and loses on the server's no-show rule), the person's page going to
+each of her games as its round starts, played to the end in the page, and the final table
+with its rounds, the bye, the withdrawals and the tie-breaks. Its own server."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+import patchwork.server.run as server_run
+from bot_fixtures import bot_account
+from conftest import (
+    SERVER_ARGS,
+    TIMEOUT_MS,
+    advance,
+    assert_fits_a_phone,
+    keyboard_place,
+    person,
+    phone,
+    shot,
+    signed_up,
+    view,
+    watch_errors,
+)
+from server_fixtures import TRUST_FORWARDED, Account, ServerProcess, eventually, legal_moves
+
+LEAD = ("--tournament-lead", "1")  # an event may start a second after it is made
+NO_SHOW_SECONDS = 3
+# The no-show rule comes with the arenas' part of the server: passed once the server has it.
+NO_SHOW = (
+    ("--tournament-no-show", str(NO_SHOW_SECONDS))
+    if "--tournament-no-show" in Path(server_run.__file__).read_text()
+    else ()
+)
+ROUNDS = 3
+EVENT_WAIT = 75.0  # the whole event of test 2
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    folder = tmp_path_factory.mktemp("tournaments-server")
+    proc = ServerProcess(
+        f"sqlite:///{folder / 'games.db'}",
+        folder,
+        *SERVER_ARGS,
+        *TRUST_FORWARDED,
+        *LEAD,
+        *NO_SHOW,
+    )
+    try:
+        proc.start()
+        yield proc
+    finally:
+        proc.stop()
+
+
+def event(server: ServerProcess, tournament_id: str) -> dict[str, Any]:
+    r = httpx.get(f"{server.url}/api/tournaments/{tournament_id}", timeout=10)
+    assert r.status_code == 200, r.text
+    found: dict[str, Any] = r.json()
+    return found
+
+
+def create_in_page(page: Page, name: str, rounds: int, screenshot: str = "") -> str:
+    """Create a Swiss event with the list's form (start: the shortest choice); its id."""
+    page.click("#create-tournament")
+    dialog = page.locator("dialog.tournament-dialog")
+    expect(dialog).to_be_visible()
+    dialog.locator("#tournament-name").fill(name)
+    dialog.locator('label.seg:has(input[name="kind"][value="swiss"])').click()
+    dialog.locator('input[name="rounds"]').fill(str(rounds))
+    dialog.locator("#tournament-start-in").select_option("1")
+    if screenshot:
+        shot(page, screenshot, full_page=False)
+    dialog.locator("#tournament-create").click()
+    page.wait_for_url("**/tournaments/*")
+    return page.url.rsplit("/", 1)[1]
+
+
+def test_a_person_creates_a_swiss_event_and_joins_it(
+    browser: Browser, server: ServerProcess
+) -> None:
+    page, name = person(browser, server, "Tess")
+    errors = watch_errors(page)
+    page.click("#head-tournaments")
+    page.wait_for_url("**/tournaments")
+    expect(page.locator("#tab-open")).to_have_attribute("aria-selected", "true")
+    tid = create_in_page(page, f"Spring Swiss {name[-4:]}", 3, "tournaments-form")
+    # The event's page: its terms, the countdown to the start, nobody in yet.
+    expect(page.locator("#tournament-title")).to_have_text(f"Spring Swiss {name[-4:]}")
+    head = page.locator(".tournament-head")
+    expect(head).to_contain_text("Swiss, 3 rounds")
+    expect(head).to_contain_text("Upcoming")
+    expect(page.locator("#tournament-countdown")).to_contain_text("Starts in")
+    view_now = event(server, tid)
+    assert view_now["rounds"] == 3 and view_now["status"] == "open"
+    assert 50 <= view_now["starts_at"] - time.time() <= 61, view_now["starts_at"]
+    # Among the upcoming events of the list.
+    page.click(".tournament-back a")
+    item = page.locator(f'.tournament-item[data-tournament="{tid}"]')
+    expect(item).to_contain_text(f"Spring Swiss {name[-4:]}")
+    expect(item).to_contain_text("Swiss, 3 rounds")
+    expect(item).to_contain_text("0 players")
+    expect(item.locator(".tournament-status")).to_have_text("Upcoming")
+    shot(page, "tournaments-list")
+    page.click("#tab-running")
+    expect(page.locator("#tournament-list")).to_contain_text("No tournament is being played now.")
+    page.click("#tab-open")
+    # Join, withdraw, join again.
+    item.locator(".tournament-name").click()
+    page.click("#tournament-join")
+    me = page.locator(f'.t-entrant.me[data-player="{name}"]')
+    expect(me).to_be_visible()
+    expect(page.locator("#tournament-you")).to_have_text("You are in.")
+    expect(page.locator("#players-title")).to_have_text("1 player")
+    page.click("#tournament-withdraw")
+    expect(page.locator("#tournament-join")).to_be_visible()
+    expect(page.locator(f'.t-entrant[data-player="{name}"]:not(.withdrawn)')).to_have_count(0)
+    page.click("#tournament-join")
+    expect(me).to_be_visible()
+    expect(page.locator("#tournament-withdraw")).to_be_visible()
+    assert [p["name"] for p in event(server, tid)["players"] if not p["withdrawn"]] == [name]
+    shot(page, "tournament-open")
+    assert not errors, errors
+    page.context.close()
+
+    # A phone, signed out: the event's page and the list fit, and say how to join.
+    with phone(browser) as small:
+        small.goto(f"{server.url}/tournaments/{tid}")
+        expect(small.locator(f'.t-entrant[data-player="{name}"]')).to_be_visible()
+        expect(small.locator(".tournament-actions")).to_contain_text(
+            "Sign in to join this tournament."
+        )
+        assert_fits_a_phone(small)
+        shot(small, "tournament-phone")
+        small.goto(f"{server.url}/tournaments")
+        expect(small.locator(f'.tournament-item[data-tournament="{tid}"]')).to_be_visible()
+        assert_fits_a_phone(small)
+        shot(small, "tournaments-list-phone")
+
+    # Persian: right to left, the form and the page in Persian words and digits.
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, locale="fa-IR")
+    ctx.set_default_timeout(TIMEOUT_MS)
+    fa = ctx.new_page()
+    fa_errors = watch_errors(fa)
+    signed_up(fa, server, "Fara")
+    fa.goto(f"{server.url}/tournaments")
+    expect(fa.locator("html")).to_have_attribute("dir", "rtl")
+    expect(fa.locator(f'.tournament-item[data-tournament="{tid}"]')).to_be_visible()
+    shot(fa, "fa-tournaments-list")
+    fa.click("#create-tournament")
+    expect(fa.locator("dialog.tournament-dialog")).to_be_visible()
+    shot(fa, "fa-tournaments-form", full_page=False)
+    fa.click("#tournament-cancel")
+    fa.goto(f"{server.url}/tournaments/{tid}")
+    fa.click("#tournament-join")
+    expect(fa.locator(".t-entrant.me")).to_be_visible()
+    shot(fa, "fa-tournament-open")
+    with phone(browser, locale="fa-IR") as small:
+        small.goto(f"{server.url}/tournaments/{tid}")
+        expect(small.locator(".t-entrant")).to_have_count(2)
+        assert_fits_a_phone(small)
+        shot(small, "fa-tournament-phone")
+    assert not fa_errors, fa_errors
+    ctx.close()
+
+
+# -- a whole event --------------------------------------------------------------------------------
+
+
+class Bot(threading.Thread):
+    """A bot account playing its games of the event over the API: against another bot, the
+    one to move resigns at once; against the person, a few random legal moves and then it
+    resigns. ``withdraw``: it leaves the event as the first round starts (its game of that
+    round goes on); ``no_show``: it joins and never plays."""
+
+    MOVES_BEFORE_RESIGNING = 3
+
+    def __init__(
+        self, server: ServerProcess, person: str, withdraw: bool = False, no_show: bool = False
+    ) -> None:
+        super().__init__(daemon=True)
+        self.account, _token = bot_account(server)
+        self.name = self.account.name
+        self.person = person
+        self.withdraw = withdraw
+        self.no_show = no_show
+        self.tournament_id = ""
+        self.stop = threading.Event()
+        self.moves: dict[str, int] = {}
+        self.rng = random.Random(self.name)
+        self.failure: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self.play()
+        except BaseException as e:  # told to the test, which fails with it
+            self.failure = e
+
+    def play(self) -> None:
+        withdrawn = False
+        while not self.stop.wait(0.15):
+            t = self.account.get(f"/api/tournaments/{self.tournament_id}")
+            if t["status"] in ("finished", "cancelled"):
+                return
+            if self.withdraw and not withdrawn and t["status"] == "running":
+                r = self.account.http.post(f"/api/tournaments/{self.tournament_id}/withdraw")
+                assert r.status_code == 200, r.text
+                withdrawn = True
+            for rnd in t["rounds_played"]:
+                for p in rnd["pairings"]:
+                    if (
+                        p["game_id"]
+                        and p["result"] is None
+                        and self.name in (p["first"], p["second"])
+                    ):
+                        self.turn(p)
+
+    def turn(self, p: dict[str, Any]) -> None:
+        gid = p["game_id"]
+        r = self.account.http.get(f"/api/games/{gid}")
+        if r.status_code != 200:
+            return  # not made yet
+        g = r.json()
+        seat = 0 if p["first"] == self.name else 1
+        if g["status"] != "active" or g["to_move"] != seat:
+            return
+        opponent = p["second"] if seat == 0 else p["first"]
+        made = self.moves.get(gid, 0)
+        if opponent != self.person or made >= self.MOVES_BEFORE_RESIGNING:
+            self.account.http.post(f"/api/games/{gid}/resign")
+            return
+        r = self.account.http.post(
+            f"/api/games/{gid}/moves",
+            json={"move": self.rng.choice(legal_moves(g)), "version": g["version"]},
+        )
+        if r.status_code == 200:
+            self.moves[gid] = made + 1
+
+
+def my_game(t: dict[str, Any], name: str) -> tuple[str, int] | None:
+    """The person's game being played (its id and her seat), if any."""
+    for rnd in t["rounds_played"]:
+        for p in rnd["pairings"]:
+            if p["game_id"] and p["result"] is None and name in (p["first"], p["second"]):
+                return p["game_id"], 0 if p["first"] == name else 1
+    return None
+
+
+def shown_version(page: Page) -> int:
+    return int(page.locator("main").get_attribute("data-version") or -1)
+
+
+def play_in_page(page: Page, server: ServerProcess, gid: str, seat: int) -> None:
+    """The person plays her game to its end in the page (advancing; a special patch placed
+    with the keys), as test_web_bots does."""
+    seen = -1
+    deadline = time.monotonic() + 45
+    while True:
+        g = view(server, gid)
+        if g["status"] == "finished":
+            break
+        assert time.monotonic() < deadline, "the game did not end"
+        if g["to_move"] == seat and g["version"] > seen and shown_version(page) >= g["version"]:
+            if g["pending_specials"]:
+                square = legal_moves(g)[0].split("@")[1]
+                keyboard_place(page, ".offer-card.special", [square], None)
+            else:
+                expect(page.locator("#headline")).to_have_text("Your turn")
+                advance(page)
+            seen = g["version"]
+        else:
+            time.sleep(0.05)
+    expect(page.locator("#end-screen")).to_be_visible()
+
+
+@pytest.mark.skipif(not NO_SHOW, reason="the server has no --tournament-no-show yet")
+def test_a_whole_swiss_event_with_a_bye_a_withdrawal_and_a_no_show(
+    browser: Browser, server: ServerProcess
+) -> None:
+    page, name = person(browser, server, "Pia")
+    errors = watch_errors(page)
+    bots = [
+        Bot(server, name),
+        Bot(server, name),
+        Bot(server, name, withdraw=True),
+        Bot(server, name, no_show=True),
+    ]
+    organiser = Account(server)
+    r = organiser.http.post(
+        "/api/tournaments",
+        json={
+            "name": "Quick Swiss",
+            "kind": "swiss",
+            "rounds": ROUNDS,
+            "starts_at": time.time() + 7,
+            "rules": {"edition": "revised", "rotation": True, "flip": True},
+            "clock": {"kind": "fischer", "initial": 300, "increment": 2},
+            "rated": False,
+            "bots_allowed": True,
+        },
+    )
+    assert r.status_code == 201, r.text
+    tid = r.json()["id"]
+    for bot in bots:
+        r = bot.account.http.post(f"/api/tournaments/{tid}/join")
+        assert r.status_code == 200, r.text
+        bot.tournament_id = tid
+    here = f"{server.url}/tournaments/{tid}"
+    page.goto(here)
+    page.click("#tournament-join")
+    expect(page.locator(".t-entrant")).to_have_count(5)
+    expect(page.locator(".t-entrant .bot-tag")).to_have_count(4)
+    shot(page, "tournament-before-start")
+    for bot in bots:
+        if not bot.no_show:
+            bot.start()
+    try:
+        games = 0
+        deadline = time.monotonic() + EVENT_WAIT
+        while True:
+            assert time.monotonic() < deadline, f"the event did not finish: {event(server, tid)}"
+            for bot in bots:
+                assert bot.failure is None, bot.failure
+            t = event(server, tid)
+            if t["status"] in ("finished", "cancelled"):
+                break
+            mine = my_game(t, name)
+            if mine is None:
+                time.sleep(0.2)
+                continue
+            gid, seat = mine
+            # The page goes to the game by itself as the round starts; come back to the
+            # event's page after the round was paired, it offers the game instead.
+            if "/play/" not in page.url and page.locator("#my-game").count():
+                page.click("#my-game")
+            page.wait_for_url(f"**/play/{gid}")
+            play_in_page(page, server, gid, seat)
+            games += 1
+            if games == 1:
+                shot(page, "tournament-game-end")
+            page.goto(here)
+        assert t["status"] == "finished", t
+        assert games >= 1
+    finally:
+        for bot in bots:
+            bot.stop.set()
+        for bot in bots:
+            if bot.is_alive():
+                bot.join(5)
+
+    # The final table, as the server has it.
+    t = eventually(lambda: (v := event(server, tid))["status"] == "finished" and v)
+    page.goto(here)
+    expect(page.locator(".page.tournament")).to_have_attribute("data-status", "finished")
+    rounds = page.locator(".round")
+    expect(rounds).to_have_count(len(t["rounds_played"]))
+    byes = 0
+    for rnd in t["rounds_played"]:
+        shown = page.locator(f'.round[data-round="{rnd["round"]}"] .pairing')
+        expect(shown).to_have_count(len(rnd["pairings"]))
+        byes += sum(p["second"] is None for p in rnd["pairings"])
+    assert byes >= 1  # five players, then three
+    expect(page.locator(".pairing.bye")).to_have_count(byes)
+    expect(page.locator(".pairing.bye").first).to_contain_text("a bye (1 point)")
+    # The no-show lost its game and is out; the bot that withdrew too.
+    no_show = bots[3].name
+    (lost,) = [
+        p
+        for rnd in t["rounds_played"]
+        for p in rnd["pairings"]
+        if no_show in (p["first"], p["second"]) and p["game_id"]
+    ]
+    assert lost["result"] == (0 if lost["first"] == no_show else 1), lost
+    expect(
+        page.locator(f'.pairing-link[data-game="{lost["game_id"]}"] .pairing-result')
+    ).to_have_text("0–1" if lost["first"] == no_show else "1–0")
+    for quitter in (bots[2].name, no_show):
+        expect(page.locator(f'.t-entrant[data-player="{quitter}"] .withdrawn-tag')).to_have_text(
+            "withdrew"
+        )
+    # The table: every player, the tie-breaks in their columns, the person's row marked.
+    head = page.locator("#standings thead")
+    expect(head).to_contain_text("Buchholz")
+    expect(head).to_contain_text("Sonneborn-Berger")
+    rows = page.locator("#standings tbody tr")
+    expect(rows).to_have_count(len(t["standings"]))
+    for i, s in enumerate(t["standings"]):
+        cells = rows.nth(i).locator("td")
+        expect(rows.nth(i)).to_have_attribute("data-player", s["name"])
+        expect(cells.nth(1)).to_have_text(f"{s['score']:g}")
+        expect(cells.nth(2)).to_have_text(f"{s['buchholz']:g}")
+        expect(cells.nth(3)).to_have_text(f"{s['sonneborn_berger']:g}")
+    expect(page.locator(f'#standings tr.me[data-player="{name}"]')).to_have_count(1)
+    shot(page, "tournament-finished")
+    # The rounds' notifications are in the bell's list.
+    page.click("#head-notes")
+    expect(page.locator(".note-tournament").first).to_contain_text("Quick Swiss")
+    shot(page, "tournament-notifications", full_page=False)
+    assert not errors, errors
+    page.context.close()
+    with phone(browser) as small:
+        small.goto(here)
+        expect(small.locator("#standings tbody tr")).to_have_count(len(t["standings"]))
+        assert_fits_a_phone(small)
+        shot(small, "tournament-finished-phone")
+    with phone(browser, locale="fa-IR") as small:
+        small.goto(here)
+        expect(small.locator(".round")).to_have_count(len(t["rounds_played"]))
+        assert_fits_a_phone(small)
+        shot(small, "fa-tournament-finished-phone")
+    for bot in bots:
+        bot.account.close()
+    organiser.close()
