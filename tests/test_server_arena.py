@@ -222,7 +222,8 @@ def test_a_swiss_no_show_loses_and_is_withdrawn(server: Any) -> None:
     played, bye = games[0], byes[0]
     # The first player shows up and plays one move; the second never does.
     first = by_name[played["first"]]
-    game = eventually(lambda: first.http.get(f"/api/games/{played['game_id']}").json(), 10)
+    url = f"/api/games/{played['game_id']}"
+    game = eventually(lambda: (r := first.http.get(url)).status_code == 200 and r.json(), 10)
     r = first.http.post(
         f"/api/games/{played['game_id']}/moves",
         json={"move": legal_moves(game)[0], "version": game["version"]},

@@ -22,7 +22,7 @@ pytest.register_assert_rewrite("server_fixtures")
 from sqlalchemy import insert  # noqa: E402
 from websockets.sync.client import ClientConnection, connect  # noqa: E402
 
-from patchwork.server.chat import admin  # noqa: E402
+from patchwork.server import admin  # noqa: E402
 from patchwork.server.http.game_socket import server_messages  # noqa: E402
 from patchwork.server.lobby.messages import lobby_server_messages  # noqa: E402
 from patchwork.server.storage.models import blocks  # noqa: E402

@@ -9,17 +9,15 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import sys
 
 from sqlalchemy import Engine
 
 from ...i18n import _, fmt
 from ...i18n.commandline import HelpFormatter
-from ..admin import AdminError, account, add_db_option, database, when
-from ..admin import main as admin_main
+from ..accounts.admin import AdminError, account, add_db_option, database, when
 from . import store
 
-__all__ = ["AdminError", "add_parser", "main", "run"]
+__all__ = ["add_parser", "run"]
 
 NOTE_LIMIT = 200
 
@@ -123,12 +121,3 @@ def run(args: argparse.Namespace) -> str | None:
             raise AdminError(_("--limit is 1 to 10000"))
         _list(engine, args.all, args.limit)
         return None
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``patchwork admin`` (server/admin.py): ``main(["reports", ...])`` runs this one."""
-    return admin_main(argv)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

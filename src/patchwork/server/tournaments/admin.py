@@ -16,7 +16,7 @@ from sqlalchemy import Engine
 
 from ...i18n import _, error_text, fmt, ngettext, pgettext
 from ...i18n.commandline import HelpFormatter
-from ..admin import AdminError, account, add_db_option, database, when
+from ..accounts.admin import AdminError, account, add_db_option, database, when
 from ..common.errors import ServerError
 from . import store
 from .log import LogLine, lines
