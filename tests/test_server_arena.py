@@ -153,6 +153,7 @@ def test_an_arena_of_bots_runs_its_whole_duration(sqlite_server: Any) -> None:
         notes = absent.get("/api/notifications")["notifications"]
         told = [n["about"] for n in notes if n["about"]["kind"] == "tournament"]
         assert told and told[-1]["game_id"] == first["game_id"]
+        assert told[-1]["arena"] is True
         assert told[-1]["tournament"] == "Blitz" and told[-1]["opponent"] in {a.name for a in early}
         # A latecomer joins the running arena and plays.
         post(late, tid, "join")
@@ -244,6 +245,13 @@ def test_a_swiss_no_show_loses_and_is_withdrawn(server: Any) -> None:
         played["first"],
         bye["first"],
     }
+    # The game knows its event (its page offers the way back); another game does not.
+    of = ann.get(f"/api/tournaments/of-game/{played['game_id']}")
+    assert of == {"tournament_id": tid, "name": "Blitz", "kind": "swiss", "status": "running"} | {
+        "round": 1
+    }
+    r = ann.http.get("/api/tournaments/of-game/nope")
+    assert r.status_code == 404 and r.json()["error"]["code"] == "tournament_not_found"
     # Everyone paired was told: the bye's player of the bye, the others of their game.
     for name, acc in by_name.items():
         about = [
@@ -256,6 +264,7 @@ def test_a_swiss_no_show_loses_and_is_withdrawn(server: Any) -> None:
             assert about[0]["game_id"] is None and about[0]["opponent"] is None
         else:
             assert about[0]["game_id"] == played["game_id"]
+        assert about[0]["arena"] is False
     for acc in (ann, bob, cy):
         acc.close()
 

@@ -15,6 +15,7 @@ import logging
 import re
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
 from ...engine import IllegalMoveError, InvalidMoveError
@@ -408,10 +409,13 @@ class GameService:
             self.changes.announce(live, event)
         return live
 
-    async def no_show(self, game_id: str, seconds: float) -> int | None:
+    async def no_show(
+        self, game_id: str, seconds: float, also: Callable[[str | None], list[Write]]
+    ) -> int | None:
         """End a tournament's game whose player to move has made no move of theirs in it and
-        let ``seconds`` pass since their turn began: they lose it as an abandoned game. The
-        seat that lost (None: the game is under way or over)."""
+        let ``seconds`` pass since their turn began: they lose it as an abandoned game, with
+        ``also(their account)`` written in the same transaction. The seat that lost (None:
+        the game is under way or over)."""
         live = await self.get(game_id)
         async with live.lock:
             seat = live.game.state.current_player
@@ -421,7 +425,8 @@ class GameService:
             if waited < seconds:
                 return None
             fields = finish(live.game.state, "abandoned", 1 - seat)
-            event = await self.changes.commit(live, "claim", {"seat": 1 - seat}, fields)
+            extra = also(live.data.user(seat))
+            event = await self.changes.commit(live, "claim", {"seat": 1 - seat}, fields, extra)
             self.changes.announce(live, event)
         return seat
 

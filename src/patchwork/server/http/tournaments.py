@@ -9,7 +9,12 @@ from typing import Literal
 
 from fastapi import APIRouter, Path, Query, Request
 
-from ..tournaments.schemas import TournamentDetail, TournamentIn, TournamentList
+from ..tournaments.schemas import (
+    TournamentDetail,
+    TournamentGameView,
+    TournamentIn,
+    TournamentList,
+)
 from ..tournaments.service import Tournaments
 from .auth import SignedIn
 from .games import ERRORS
@@ -39,6 +44,16 @@ async def listing(
 ) -> TournamentList:
     """The events in ``status``, newest first (by their start), 50 a page."""
     return await _tournaments(request).listing(status, page)
+
+
+@router.get(
+    "/api/tournaments/of-game/{game_id}", response_model=TournamentGameView, responses=ERRORS
+)
+async def of_game(
+    request: Request, game_id: str = Path(min_length=1, max_length=24)
+) -> TournamentGameView:
+    """The event a game was played in (``tournament_not_found``: none)."""
+    return await _tournaments(request).of_game(game_id)
 
 
 @router.get("/api/tournaments/{tournament_id}", response_model=TournamentDetail, responses=ERRORS)

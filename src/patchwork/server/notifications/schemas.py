@@ -65,6 +65,7 @@ class TournamentAbout(_About):
     tournament_id: str = Field(pattern=r"^[A-Za-z0-9_-]{1,24}$")
     tournament: str = Field(min_length=1, max_length=60)
     round: int = Field(ge=1, le=1_000_000)
+    arena: bool = False
     game_id: GameId | None = None
     opponent: PlayerName | None = None
 

@@ -87,6 +87,7 @@ tournament_games = Table(
     Column("second_user", ID, nullable=True),  # null: a bye
     Column("game_id", ID, nullable=True),  # made before the game is; null: a bye
     Column("result", Double, nullable=True),  # the first player's: 1, 0.5, 0; null: playing
+    Index("ix_tournament_games_game_id", "game_id"),
 )
 
 # What happened to an event, one line each (what: created, started, round, no_show, ...; data:

@@ -35,6 +35,8 @@ import asyncio
 import contextlib
 import datetime as dt
 import logging
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from redis.exceptions import RedisError
@@ -48,6 +50,7 @@ from ..games.service import GameService
 from ..notifications.schemas import TournamentAbout
 from ..notifications.service import Notifications
 from ..storage.models import utcnow
+from ..storage.store import Execute, Write
 from . import store
 from .arena import Waiting, pair_waiting
 from .service import arena_table, played, table_entrants
@@ -59,6 +62,27 @@ log = logging.getLogger("patchwork.server")
 
 EVERY = 0.5  # seconds between two looks at the events to direct
 LEASE = "tlease"
+
+
+def _out(tournament_id: str, game_id: str) -> Callable[[str | None], list[Write]]:
+    """What takes a no-show out of the pairings, written with the end of their game."""
+
+    def writes(user: str | None) -> list[Write]:
+        if user is None:  # (a tournament's seats are accounts)
+            return []
+        return [
+            Execute(
+                partial(
+                    store.absent,
+                    tournament_id=tournament_id,
+                    user_id=user,
+                    game_id=game_id,
+                    now=utcnow(),
+                )
+            )
+        ]
+
+    return writes
 
 
 class Director:
@@ -152,14 +176,10 @@ class Director:
         stale: list[str] = await self._db(store.stale_games, row.id, now - self.no_show)
         ended = False
         for game_id in stale:
-            seat = await self.svc.no_show(game_id, self.no_show.total_seconds())
-            if seat is None:
-                continue
-            live = await self.svc.get(game_id)
-            user = live.data.user(seat)
-            if user is not None:
-                await self._db(store.absent, row.id, user, game_id, utcnow())
-            ended = True
+            seat = await self.svc.no_show(
+                game_id, self.no_show.total_seconds(), _out(row.id, game_id)
+            )
+            ended = ended or seat is not None
         if ended:
             await self._db(store.record_results, row.id, None)
         return ended
@@ -237,6 +257,7 @@ class Director:
             tournament_id=row.id,
             tournament=row.name,
             round=number,
+            arena=row.kind == "arena",
             game_id=game_id,
             opponent=opponent,
         )

@@ -144,3 +144,13 @@ class TournamentList(BaseModel):
     tournaments: list[TournamentView] = Field(description="newest first (by their start)")
     page: int
     more: bool = Field(description="another page follows")
+
+
+class TournamentGameView(BaseModel):
+    """The event a game belongs to (its page offers the way back to it)."""
+
+    tournament_id: str
+    name: str
+    kind: Kind
+    status: Status
+    round: int = Field(description="the game's round (in an arena: its pairing)")

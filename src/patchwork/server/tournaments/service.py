@@ -32,6 +32,7 @@ from .schemas import (
     RoundView,
     StandingView,
     TournamentDetail,
+    TournamentGameView,
     TournamentIn,
     TournamentList,
     TournamentView,
@@ -192,6 +193,23 @@ class Tournaments:
         people = await self._db(store.entrants, tournament_id)
         rows = await self._db(store.pairings, tournament_id)
         return detail(row, people, rows)
+
+    async def of_game(self, game_id: str) -> TournamentGameView:
+        found: tuple[str, int] | None = await self._db(store.of_game, game_id)
+        if found is None:
+            raise ServerError(
+                "tournament_not_found",
+                N_("game {game_id!r} is not a tournament's"),
+                {"game_id": game_id},
+            )
+        row = await self.row(found[0])
+        return TournamentGameView(
+            tournament_id=row.id,
+            name=row.name,
+            kind=row.kind,  # type: ignore[arg-type]
+            status=row.status,  # type: ignore[arg-type]
+            round=found[1],
+        )
 
     # -- changing -----------------------------------------------------------------------------
 

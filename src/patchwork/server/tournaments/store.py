@@ -163,6 +163,15 @@ def pairings(engine: Engine, tournament_id: str) -> list[PairingRow]:
         return [PairingRow(**r) for r in conn.execute(q).mappings()]
 
 
+def of_game(engine: Engine, game_id: str) -> tuple[str, int] | None:
+    """The event a game was played in, and its round (None: not a tournament's game)."""
+    c = tournament_games.c
+    q = select(c.tournament_id, c.round).where(c.game_id == game_id).limit(1)
+    with engine.connect() as conn:
+        found = conn.execute(q).first()
+    return None if found is None else (found.tournament_id, found.round)
+
+
 # -- entering ----------------------------------------------------------------------------------
 
 
@@ -448,24 +457,24 @@ def stale_games(engine: Engine, tournament_id: str, before: dt.datetime) -> list
 
 
 def absent(
-    engine: Engine, tournament_id: str, user_id: str, game_id: str, now: dt.datetime
+    conn: Connection, tournament_id: str, user_id: str, game_id: str, now: dt.datetime
 ) -> None:
-    """A player lost a game by not showing up: taken out of the pairings (withdrawn from a
-    Swiss event; paused in an arena, where coming back is one press), and logged."""
+    """A player lost a game by not showing up (in the transaction that ends it): taken out
+    of the pairings (withdrawn from a Swiss event; paused in an arena, where coming back is
+    one press), and logged."""
     e = tournament_entrants.c
-    with engine.begin() as conn:
-        row = conn.execute(
-            select(tournaments.c.kind, tournaments.c.round).where(tournaments.c.id == tournament_id)
-        ).one()
-        column = "paused_at" if row.kind == "arena" else "withdrawn_at"
-        conn.execute(
-            update(tournament_entrants)
-            .where(
-                e.tournament_id == tournament_id,
-                e.user_id == user_id,
-                e.withdrawn_at.is_(None),
-                e[column].is_(None),
-            )
-            .values({column: now})
+    row = conn.execute(
+        select(tournaments.c.kind, tournaments.c.round).where(tournaments.c.id == tournament_id)
+    ).one()
+    column = "paused_at" if row.kind == "arena" else "withdrawn_at"
+    conn.execute(
+        update(tournament_entrants)
+        .where(
+            e.tournament_id == tournament_id,
+            e.user_id == user_id,
+            e.withdrawn_at.is_(None),
+            e[column].is_(None),
         )
-        note(conn, tournament_id, "no_show", now, round=row.round, user=user_id, game=game_id)
+        .values({column: now})
+    )
+    note(conn, tournament_id, "no_show", now, round=row.round, user=user_id, game=game_id)

@@ -62,7 +62,7 @@ function describe(a) {
         `/players/${encodeURIComponent(a.by)}`];
     case "tournament": {
       // An arena's "round" counts its pairings: it is not said.
-      const arena = a.arena === true || a.tournament_kind === "arena";
+      const arena = a.arena === true;
       const values = { round: num(a.round), tournament: name(a.tournament), opponent: a.opponent ? name(a.opponent) : "" };
       if (!a.game_id) {
         return [fmtNodes(_("Round {round} of {tournament}: you have a bye"), values), "",

@@ -339,7 +339,7 @@ export class TournamentScreen {
       h("tbody", {}, t.arena_standings.map((s) => h("tr", { class: me && sameName(me.name, s.name) ? "me" : null, "data-player": s.name }, [
         h("td", { class: "place", text: num(s.place) }),
         h("th", { scope: "row" }, [this.nameCell(s.name, s.rating), s.on_fire ? flame() : null]),
-        h("td", { class: "optional results" }, [h("span", { class: "result-marks", dir: "ltr" }, s.results.map(resultMark))]),
+        h("td", { class: "optional results" }, [h("span", { class: "result-marks" }, s.results.map(resultMark))]),
         h("td", { class: "num", text: num(s.games) }),
         h("td", { class: "num score", text: num(s.points) }),
       ]))),
@@ -365,7 +365,8 @@ export class TournamentScreen {
     }
     const result = p.result === null
       ? h("span", { class: "tag playing", text: mine ? _("your game: play now") : _("playing") })
-      : h("span", { class: "pairing-result", dir: "ltr", text: resultText(p.result) });
+      // In the page's direction: the first player's score on the first player's side.
+      : h("span", { class: "pairing-result", text: resultText(p.result) });
     return h("li", { class: `pairing${mine ? " me" : ""}${p.result === null ? " live" : ""}` }, [
       h("a", { class: "pairing-link", href: `/play/${encodeURIComponent(p.game_id)}`, "data-link": "1", "data-game": p.game_id }, [
         h("span", { class: "pairing-players" }, [person(p.first), h("span", { class: "muted", text: " – " }), person(p.second)]),

@@ -1,6 +1,7 @@
 """Arenas, entry rules and the directors' log (server/tournaments, issue 41): an event's
 length in minutes (arenas) and who may enter it; an arena entrant's pause; one log line per
-thing that happened to an event (``patchwork admin tournament --log``).
+thing that happened to an event (``patchwork admin tournament --log``); a game's event found
+by the game.
 
 Revision ID: 0012
 Revises: 0011
@@ -44,9 +45,11 @@ def upgrade() -> None:
         ),
     )
     op.create_index("ix_tournament_log_tournament_id", "tournament_log", ["tournament_id", "id"])
+    op.create_index("ix_tournament_games_game_id", "tournament_games", ["game_id"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_tournament_games_game_id", "tournament_games")
     op.drop_index("ix_tournament_log_tournament_id", "tournament_log")
     op.drop_table("tournament_log")
     with op.batch_alter_table("tournament_entrants") as batch:
