@@ -9,11 +9,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..i18n import _
-from ..i18n.commandline import HelpFormatter
-from .accounts.admin import AdminError
-from .chat import admin as chat_admin
-from .tournaments import admin as tournament_admin
+from ...i18n import _
+from ...i18n.commandline import HelpFormatter
+from ..accounts.admin import AdminError
+from ..chat import admin as chat_admin
+from ..tournaments import admin as tournament_admin
 
 
 def build_parser() -> argparse.ArgumentParser:
