@@ -1,4 +1,4 @@
-"""What the ``patchwork admin`` subcommands share (server/admin.py puts them together): the
+"""What the ``patchwork admin`` subcommands share (server/admin/ puts them together): the
 error said in one line, the ``--db`` option, the database opened and closed, times in UTC,
 an account found by its name. Here, below the domains whose subcommands use it."""
 

@@ -1,4 +1,4 @@
-"""``patchwork admin reports`` (``patchwork admin`` is server/admin.py): the chat reports, for
+"""``patchwork admin reports`` (``patchwork admin`` is server/admin/): the chat reports, for
 whoever runs the server (docs/deploy.md, "Chat reports"). Lists the open reports (the message,
 its room and author, who reported it, why and when); resolves a report; mutes an account
 site-wide with a note (it may then not chat anywhere: every message it sends is refused) and
@@ -23,7 +23,7 @@ NOTE_LIMIT = 200
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """``reports``, added to ``patchwork admin``'s subcommands (server/admin.py)."""
+    """``reports``, added to ``patchwork admin``'s subcommands (server/admin/)."""
     r = sub.add_parser(
         "reports",
         formatter_class=HelpFormatter,

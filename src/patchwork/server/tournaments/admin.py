@@ -1,4 +1,4 @@
-"""``patchwork admin tournament`` (``patchwork admin`` is server/admin.py): the tournaments, for
+"""``patchwork admin tournament`` (``patchwork admin`` is server/admin/): the tournaments, for
 whoever runs the server (docs/deploy.md, "Running a tournament"). Lists the events (by status);
 shows one event's terms and entrants; cancels an event; takes a player out of one (forgotten
 before the start, withdrawn during it); prints an event's log, one line per thing that
@@ -26,7 +26,7 @@ STATUSES = ("open", "running", "finished", "cancelled")
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """``tournament``, added to ``patchwork admin``'s subcommands (server/admin.py)."""
+    """``tournament``, added to ``patchwork admin``'s subcommands (server/admin/)."""
     t = sub.add_parser(
         "tournament",
         formatter_class=HelpFormatter,
