@@ -211,7 +211,7 @@ def test_a_swiss_no_show_loses_and_is_withdrawn(server: Any) -> None:
     """Three players: the one who never moves loses their game by no-show and is not paired
     again; the other two play on; everyone paired hears of it (the bye too)."""
     ann, bob, cy = (Account(server) for _ in range(3))
-    tid = create(ann, rounds=2, clock=None)["id"]
+    tid = create(ann, rounds=2)["id"]
     for acc in (ann, bob, cy):
         post(acc, tid, "join")
     by_name = {a.name: a for a in (ann, bob, cy)}

@@ -34,7 +34,12 @@ pytest_plugins = ["server_fixtures"]
 
 LEAD = ("--tournament-lead", "1")  # events may start a second after they are made
 SOON = 2.0  # seconds from now the test events start
-ROUND_WAIT = 30.0  # a round: its games created, resigned, recorded and the next one paired
+ROUND_WAIT = 30.0
+CLOCK = {
+    "kind": "fischer",
+    "initial": 300,
+    "increment": 2,
+}  # a round: its games created, resigned, recorded and the next one paired
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +70,10 @@ def refused(r: httpx.Response, status: int, code: str, words: str = "") -> None:
 
 
 def create(acc: Account, **body: Any) -> dict[str, Any]:
-    terms = {"name": "Test Swiss", "rounds": 3, "starts_at": time.time() + SOON, **body}
+    terms = {"name": "Test Swiss", "rounds": 3, "starts_at": time.time() + SOON} | {
+        "clock": CLOCK,
+        **body,
+    }
     r = acc.http.post("/api/tournaments", json=terms)
     assert r.status_code == 201, r.text
     view: dict[str, Any] = r.json()
@@ -288,7 +296,7 @@ def test_bad_terms_and_too_many_events_are_refused(
     now = time.time()
 
     def post(**body: Any) -> httpx.Response:
-        terms = {"name": "Swiss", "rounds": 3, "starts_at": now + 600, **body}
+        terms = {"name": "Swiss", "rounds": 3, "starts_at": now + 600, "clock": CLOCK, **body}
         return ann.http.post("/api/tournaments", json=terms)
 
     refused(post(rounds=0), 422, "invalid_request", "rounds")
@@ -299,6 +307,7 @@ def test_bad_terms_and_too_many_events_are_refused(
     refused(post(starts_at=now - 5), 422, "invalid_request", "7 days")
     refused(post(starts_at=now + 8 * 86400), 422, "invalid_request", "7 days")
     refused(post(clock={"kind": "fischer"}), 422, "invalid_request", "initial")
+    refused(post(clock=None), 422, "invalid_request", "clock")
     refused(post(rules={"edition": "newest"}), 422, "invalid_request", "edition")
     refused(post(kind="knockout"), 422, "invalid_request", "kind")
     refused(post(kind="arena"), 422, "invalid_request", "minutes")

@@ -173,6 +173,8 @@ class Director:
 
     async def _no_shows(self, row: TournamentRow, now: dt.datetime) -> bool:
         """End the games lost by an absent player (GameService.no_show); whether any was."""
+        if row.clock is not None and row.clock["kind"] == "correspondence":
+            return False  # days a move: the clock itself says when a player is gone
         stale: list[str] = await self._db(store.stale_games, row.id, now - self.no_show)
         ended = False
         for game_id in stale:

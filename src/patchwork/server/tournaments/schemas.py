@@ -33,7 +33,10 @@ class TournamentIn(BaseModel):
         default=None, ge=MIN_MINUTES, le=MAX_MINUTES, description="an arena's length"
     )
     rules: PairRules = Field(default_factory=PairRules)
-    clock: ClockIn | None = Field(default=None, description="null: no clock")
+    clock: ClockIn = Field(
+        description="Fischer or correspondence: a tournament has a clock, so that no game "
+        "keeps its round (or an arena's end) waiting for ever"
+    )
     rated: bool = False
     entry: Entry = Field(
         default="everyone",

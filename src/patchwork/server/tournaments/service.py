@@ -238,7 +238,7 @@ class Tournaments:
             "edition": body.rules.edition,
             "rotation": body.rules.rotation,
             "flip": body.rules.flip,
-            "clock": None if body.clock is None else body.clock.model_dump(),
+            "clock": body.clock.model_dump(),
             "rated": body.rated,
             "bots_allowed": body.bots_allowed,
             "status": "open",
