@@ -51,7 +51,8 @@ NO_CLAIM = "[game]\nclaim = false\n"
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     tmp = tmp_path_factory.mktemp("bot-server")
-    with running_server(BACKEND, tmp, *SHARED_ARGS, *TRUST_FORWARDED) as proc:
+    lead = ("--tournament-lead", "1")
+    with running_server(BACKEND, tmp, *SHARED_ARGS, *TRUST_FORWARDED, *lead) as proc:
         yield proc
 
 
@@ -218,6 +219,48 @@ def test_two_bridged_bots_play_each_other(server: ServerProcess, tmp_path: Path)
         # The engine program of the game was closed with it.
         eventually(lambda: bridge_a.engines() == [], 15)
         assert bridge_a.interrupt() == 0 and bridge_b.interrupt() == 0
+
+
+def test_two_bridged_bots_play_their_tournament_game(server: ServerProcess, tmp_path: Path) -> None:
+    """Bots enter a Swiss event with their tokens; the bridges play the round's game as any
+    other (docs/bots.md, "Tournaments") and the event finishes with its result."""
+    a, a_token = bot_account(server, Person)
+    b, b_token = bot_account(server, Person)
+    b.close()  # (its token plays it)
+    clock = {"kind": "fischer", "initial": 120, "increment": 1}
+    terms = {"name": "Bots", "rounds": 1, "starts_at": time.time() + 3, "clock": clock}
+    event = httpx.post(
+        f"{server.url}/api/tournaments",
+        json=terms | {"bots_allowed": True},
+        headers={"authorization": f"Bearer {a_token}"},
+        timeout=15,
+    )
+    assert event.status_code == 201, event.text
+    tid = event.json()["id"]
+    for token in (a_token, b_token):
+        r = httpx.post(
+            f"{server.url}/api/tournaments/{tid}/join",
+            headers={"authorization": f"Bearer {token}"},
+            timeout=15,
+        )
+        assert r.status_code == 200, r.text
+    with (
+        bridge(tmp_path, server, a_token, "--agent", "random", "--config", config(tmp_path, ""),
+               label="a") as bridge_a,
+        bridge(tmp_path, server, b_token, "--agent", "random", "--config", config(tmp_path, ""),
+               label="b") as bridge_b,
+    ):  # fmt: skip
+        done = eventually(
+            lambda: (v := a.get(f"/api/tournaments/{tid}"))["status"] == "finished" and v, LONG
+        )
+        (pairing,) = done["rounds_played"][0]["pairings"]
+        bridge_a.wait_for(f"game {pairing['game_id']}: playing seat")
+        bridge_b.wait_for(f"game {pairing['game_id']}: playing seat")
+        both_seats_moved(a.get(f"/api/games/{pairing['game_id']}"))
+        assert pairing["result"] in (0.0, 0.5, 1.0)
+        assert [row["place"] for row in done["standings"]] == [1, 2]
+        assert bridge_a.interrupt() == 0 and bridge_b.interrupt() == 0
+    a.close()
 
 
 # -- 3. a server restart in the middle of a game --------------------------------------------------
