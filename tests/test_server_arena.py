@@ -269,7 +269,7 @@ def test_a_swiss_no_show_loses_and_is_withdrawn(server: Any) -> None:
         acc.close()
 
 
-def test_pausing_is_for_arenas_and_their_players(server: Any) -> None:
+def test_pausing_entry_and_cancelling(server: Any) -> None:
     ann, bob = Account(server), Account(server)
     swiss = create(ann, rounds=1, starts_at=time.time() + 600)["id"]
     post(ann, swiss, "join")
@@ -287,5 +287,13 @@ def test_pausing_is_for_arenas_and_their_players(server: Any) -> None:
     rated = create(ann, rounds=1, starts_at=time.time() + 600, entry="rated")["id"]
     r = bob.http.post(f"/api/tournaments/{rated}/join")
     assert r.status_code == 403 and "established" in r.json()["error"]["message"]
+    # Its creator, and nobody else, calls off an event before its start.
+    r = bob.http.post(f"/api/tournaments/{rated}/cancel")
+    assert r.status_code == 403 and r.json()["error"]["code"] == "not_allowed"
+    assert post(ann, rated, "cancel")["status"] == "cancelled"
+    r = ann.http.post(f"/api/tournaments/{rated}/cancel")
+    assert r.status_code == 409 and r.json()["error"]["code"] == "tournament_closed"
+    r = bob.http.post(f"/api/tournaments/{rated}/join")
+    assert r.status_code == 409 and "cancelled" in r.json()["error"]["message"]
     ann.close()
     bob.close()

@@ -107,3 +107,13 @@ async def resume(
 ) -> TournamentDetail:
     """Come back from a break in an arena: paired again as soon as someone is waiting."""
     return await _tournaments(request).pause(session.user, tournament_id, False)
+
+
+@router.post(
+    "/api/tournaments/{tournament_id}/cancel", response_model=TournamentDetail, responses=ERRORS
+)
+async def cancel(
+    request: Request, session: SignedIn, tournament_id: str = TournamentId
+) -> TournamentDetail:
+    """Call off an event of yours before its start (its entrants see it cancelled)."""
+    return await _tournaments(request).cancel(session.user, tournament_id)

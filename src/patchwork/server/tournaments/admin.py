@@ -212,8 +212,10 @@ def _line(line: LogLine, names: dict[str, str]) -> str:
     elif what == "cancelled":
         if d.get("by") == "entrants":
             said = _("cancelled: fewer than 2 entrants at the start")
-        else:
+        elif d.get("by") == "admin":
             said = _("cancelled by whoever runs the server")
+        else:
+            said = fmt(_("cancelled by its creator, {name}"), name=name("by"))
     elif what == "removed":
         said = fmt(_("{name} removed by whoever runs the server"), name=name("user"))
     else:  # a line a later version wrote

@@ -24,7 +24,7 @@ WHATS = (
     "round",  # round, pairs [[first, second], ...], bye (a user or null)
     "no_show",  # round, user (lost, withdrawn or paused), game
     "finished",  # early: bool
-    "cancelled",  # by: "admin", or "entrants" (fewer than 2 at the start)
+    "cancelled",  # by: "admin", "entrants" (fewer than 2 at the start), or the creator
     "removed",  # user (by whoever runs the server)
 )
 USER_KEYS = ("by", "user", "bye")

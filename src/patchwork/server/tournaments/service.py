@@ -251,6 +251,8 @@ class Tournaments:
 
     async def join(self, user: UserData, tournament_id: str) -> TournamentDetail:
         row = await self.row(tournament_id)
+        if row.status in ("finished", "cancelled"):
+            raise store.closed(row.status)
         if user.bot and not row.bots_allowed:
             raise ServerError("not_allowed", N_("this tournament is for people: no bots"))
         if row.entry == "rated" and provisional(user.rd):
@@ -272,4 +274,12 @@ class Tournaments:
         if row.kind != "arena":
             raise ServerError("not_allowed", N_("only an arena's players pause"))
         await self._db(store.pause, tournament_id, user.id, utcnow(), on)
+        return await self.one(tournament_id)
+
+    async def cancel(self, user: UserData, tournament_id: str) -> TournamentDetail:
+        """Its creator calls off an event that has not started."""
+        row = await self.row(tournament_id)
+        if row.created_by != user.id:
+            raise ServerError("not_allowed", N_("only its creator may cancel a tournament"))
+        await self._db(store.cancel, tournament_id, utcnow(), user.id)
         return await self.one(tournament_id)

@@ -208,7 +208,7 @@ def _locked(conn: Connection, tournament_id: str) -> str:
     return str(status)
 
 
-def _closed(status: str) -> ServerError:
+def closed(status: str) -> ServerError:
     words = {
         "running": N_("this tournament has started"),
         "finished": N_("this tournament is over"),
@@ -226,7 +226,7 @@ def join(engine: Engine, tournament_id: str, user_id: str, now: dt.datetime) -> 
                 select(tournaments.c.kind).where(tournaments.c.id == tournament_id)
             ).scalar_one()
             if status != "open" and not (status == "running" and kind == "arena"):
-                raise _closed(status)
+                raise closed(status)
             conn.execute(
                 insert(tournament_entrants),
                 {"tournament_id": tournament_id, "user_id": user_id, "joined_at": now},
@@ -252,7 +252,7 @@ def withdraw(engine: Engine, tournament_id: str, user_id: str, now: dt.datetime)
                 .values(withdrawn_at=now)
             )
         else:
-            raise _closed(status)
+            raise closed(status)
         if done.rowcount != 1:
             raise ServerError("not_joined", N_("you are not in this tournament"))
         note(conn, tournament_id, "withdrew", now, user=user_id)
@@ -265,7 +265,7 @@ def pause(engine: Engine, tournament_id: str, user_id: str, now: dt.datetime, on
     with engine.begin() as conn:
         status = _locked(conn, tournament_id)
         if status not in ("open", "running"):
-            raise _closed(status)
+            raise closed(status)
         done = conn.execute(
             update(tournament_entrants)
             .where(
@@ -303,26 +303,27 @@ def remove(engine: Engine, tournament_id: str, user_id: str, now: dt.datetime) -
             )
             what = "withdrawn"
         else:
-            raise _closed(status)
+            raise closed(status)
         if done.rowcount != 1:
             raise ServerError("not_joined", N_("that player is not in this tournament"))
         note(conn, tournament_id, "removed", now, user=user_id)
         return what
 
 
-def cancel(engine: Engine, tournament_id: str, now: dt.datetime) -> None:
-    """Whoever runs the server calls an open or running event off: nothing is paired any
-    more; games under way are played on as ordinary games."""
+def cancel(engine: Engine, tournament_id: str, now: dt.datetime, by: str | None = None) -> None:
+    """Call an event off: whoever runs the server an open or running one (``by`` None), its
+    creator (``by`` their id) one that has not started. Nothing is paired any more; games
+    under way are played on as ordinary games."""
     with engine.begin() as conn:
         status = _locked(conn, tournament_id)
-        if status not in ("open", "running"):
-            raise _closed(status)
+        if status not in ("open", "running") or (by is not None and status != "open"):
+            raise closed(status)
         conn.execute(
             update(tournaments)
             .where(tournaments.c.id == tournament_id)
             .values(status="cancelled", finished_at=now)
         )
-        note(conn, tournament_id, "cancelled", now, by="admin")
+        note(conn, tournament_id, "cancelled", now, by=by or "admin")
 
 
 # -- directing (director.py) -------------------------------------------------------------------
