@@ -87,7 +87,8 @@ def test_list_show_remove_cancel_and_the_log(
         PairingRow(1, "u5", None, None, 1.0),
     ]
     assert store.write_round(engine, "t-run", 1, round1, lambda conn: None)
-    store.absent(engine, "t-run", "u4", "g2", START + dt.timedelta(minutes=31))
+    with engine.begin() as conn:  # (with the end of the game, in the server)
+        store.absent(conn, "t-run", "u4", "g2", START + dt.timedelta(minutes=31))
 
     code, out, _err = run(capsys, url)
     assert code == 0
