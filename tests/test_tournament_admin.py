@@ -158,6 +158,11 @@ def test_list_show_remove_cancel_and_the_log(
         "Cy removed by whoever runs the server",
     ]
     assert "2026-12-05 10:31 UTC  no-show: Dee" in out
+    # An event its creator called off says who did.
+    event(engine, "t-mine", "Mine", ["u2"])
+    store.cancel(engine, "t-mine", START, "u1")
+    code, out, _err = run(capsys, url, "t-mine", "--log")
+    assert out.splitlines()[-1].endswith("UTC  cancelled by its creator, Ann")
 
 
 def test_errors_are_one_line_and_exit_1(
