@@ -15,6 +15,7 @@ import { BotOffer, botRow, ratedTag } from "./lobbybots.js";
 import { OnlineCard } from "./people.js";
 import { clockFields, clockText, numberField, readTerms, rulesFields, rulesText } from "./terms.js";
 import { ChatPanel } from "./chat.js";
+import { tournamentsCard } from "./lobbytournaments.js";
 
 export { clockText, rulesText };
 
@@ -273,7 +274,7 @@ export class LobbyScreen {
         h("h2", { text: _("Open challenges") }),
         this.els.list,
       ]),
-      h("div", { class: "lobby-side" }, [quick, this.online.element, this.chat.element, form]),
+      h("div", { class: "lobby-side" }, [quick, tournamentsCard(), this.online.element, this.chat.element, form]),
       // Its own card, so that on a phone it can come after "Play someone now" (app.css).
       h("section", { class: "card lobby-bots", "aria-labelledby": "bots-title" }, [
         h("h2", { id: "bots-title", text: _("Bots") }),

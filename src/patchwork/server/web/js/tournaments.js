@@ -83,7 +83,7 @@ const TABS = [
   { status: "finished", title: () => _("Finished"), empty: () => _("No tournament has finished yet.") },
 ];
 
-function listItem(t) {
+export function listItem(t) {
   const when = t.status === "finished" && t.finished_at
     ? fmt(_("Finished {when}"), { when: whenText(t.finished_at) })
     : t.status === "open" ? fmt(_("Starts {when}"), { when: whenText(t.starts_at) })
