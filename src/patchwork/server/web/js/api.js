@@ -121,6 +121,8 @@ export const api = {
   tournaments: (status, page = 0) =>
     request("GET", `/api/tournaments?status=${encodeURIComponent(status)}&page=${page}`),
   tournament: (id) => request("GET", `/api/tournaments/${encodeURIComponent(id)}`),
+  // The event a game was played in (`tournament_not_found` for an ordinary game).
+  tournamentOfGame: (gameId) => request("GET", `/api/tournaments/of-game/${encodeURIComponent(gameId)}`),
   createTournament: (body) => request("POST", "/api/tournaments", body),
   // action: join, withdraw, and in an arena pause, resume.
   tournamentAction: (id, action) =>

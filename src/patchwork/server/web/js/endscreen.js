@@ -2,7 +2,8 @@
 // (buttons, the bonus tile, the empty squares' penalty), the tie-break, and what next.
 
 import { _, currentLanguage, fmt, ngettext, num, sentence } from "./i18n.js";
-import { botTag, clearNotices, h } from "./ui.js";
+import { botTag, clearNotices, fmtNodes, h } from "./ui.js";
+import { rematchByChallenge } from "./challenges.js";
 import { icon } from "./icons.js";
 import { QuiltView, piecesBySeat } from "./quilt.js";
 import { automaPanel, automaScoreTable } from "./automa.js";
@@ -138,7 +139,26 @@ export function renderEnd(screen, slot) {
   }
   const actions = [];
   const player = screen.seats.length > 0;
-  if (player) {
+  // A tournament's game (the screen asks GET /api/tournaments/of-game once): the way back to the
+  // event, and no rematch, since the next game comes by pairing. Between two accounts the
+  // rematch waits for that answer (a moment), so that it never shows and then goes.
+  const tournament = screen.tournament;
+  const waiting = tournament === undefined && rematchByChallenge(g);
+  if (tournament) {
+    notes.push(h("p", { class: "end-tournament", id: "end-tournament" }, fmtNodes(_("A game of the tournament {name}."),
+      { name: h("bdi", { class: "end-tournament-name", text: tournament.name }) })));
+    // The player's next game of the event, once paired (game.js hears of it): at the top.
+    const next = screen.nextGame;
+    if (next) {
+      notes.push(h("p", { class: "next-tournament-game" }, [h("a", { class: "button primary big",
+        id: "next-tournament-game", "data-link": "1", href: `/play/${encodeURIComponent(next.gameId)}` },
+      // (one span: a button lays out its children with gaps between them)
+      [h("span", {}, fmtNodes(_("Your next game, against {opponent}: play now"),
+        { opponent: h("bdi", { text: next.opponent }) }))])]));
+    }
+    actions.push(h("a", { class: next ? "button" : "button primary", id: "tournament-link", "data-link": "1",
+      href: `/tournaments/${encodeURIComponent(tournament.tournament_id)}` }, [_("Back to the tournament")]));
+  } else if (player && !waiting) {
     const offered = g.rematch.offered_by;
     if (offered !== null && !screen.seats.includes(offered)) {
       actions.push(h("button", { type: "button", class: "primary", id: "accept-rematch",

@@ -11,9 +11,10 @@ import { QuiltView, piecesBySeat } from "./quilt.js";
 import { GameSocket } from "./socket.js";
 import { askBeforeAdvancing, loadPrefs, loadSeat, savePrefs, saveSeat, Store } from "./store.js";
 import { renderTimeBoard, spaceCentre, tokenShape } from "./timeboard.js";
-import { h, announce, botTag, toast, confirmDialog, fatal, errorText, touchScreen } from "./ui.js";
+import { h, announce, botTag, toast, confirmDialog, fatal, errorText, fmtNodes, touchScreen } from "./ui.js";
 import { seatName } from "./names.js";
 import { svgRoot } from "./svg.js";
+import { onMe } from "./me.js";
 import { movePatch } from "./shapes.js";
 import { renderEnd } from "./endscreen.js";
 import { legend, renderCircle } from "./circle.js";
@@ -48,6 +49,14 @@ export class GameScreen {
     this.presence = null;
     this.clockOffset = 0;
     this.busy = false;
+    // The tournament this game belongs to (GET /api/tournaments/of-game, asked once): undefined
+    // until known, null for an ordinary game, else {tournament_id, name, kind, status, round}.
+    this.tournament = undefined;
+    this.tournamentAsked = false;
+    // A player's next game of the same tournament (an arena's next pairing, a Swiss event's
+    // next round), once it is ready: offered first on the end screen ({gameId, opponent}).
+    this.nextGame = null;
+    this.offNext = onMe("notification", (msg) => this.nextTournamentGame(msg.notification));
     this.quilts = [new QuiltView(""), new QuiltView("")];
     this.notifier = this.makeNotifier();
     this.placement = new Placement({
@@ -69,6 +78,7 @@ export class GameScreen {
   }
 
   destroy() {
+    this.offNext();
     clearInterval(this.tick);
     clearTimeout(this.ratingsTimer);
     window.removeEventListener("online", this.onOnline);
@@ -479,6 +489,7 @@ export class GameScreen {
       end: h("div", { class: "end-slot" }),
       invite: h("div", { class: "invite-slot" }),
       takeback: h("div", { class: "takeback-slot" }),
+      tournament: h("p", { class: "game-tournament small", id: "game-tournament", hidden: true }),
     };
     this.els.timeboard = h("div", { class: "timeboard-box", dir: "ltr" });
     this.els.tray = h("div", { class: "tray", role: "group", "aria-labelledby": "offer-title" });
@@ -508,7 +519,7 @@ export class GameScreen {
     // the server sends its room (a game against the AI has none).
     this.chat = new ChatPanel({ send: (m) => Boolean(this.socket && this.socket.open && (this.socket.send(m), true)) });
     this.root.append(h("div", { class: "game-top" },
-      [this.els.bar, this.els.takeback, this.els.invite, this.els.end]),
+      [this.els.bar, this.els.tournament, this.els.takeback, this.els.invite, this.els.end]),
       grid, this.chat.element);
     for (const [i, q] of this.quilts.entries()) {
       q.svg.addEventListener("pointerdown", (e) => {
@@ -527,7 +538,9 @@ export class GameScreen {
     const pageTitle = `${title} – ${this.plainName(0)} : ${this.plainName(1)}`;
     if (this.notifier) this.notifier.title(pageTitle);
     else document.title = pageTitle;
+    this.askTournament();
     this.renderBar();
+    this.renderTournament();
     if (this.els.takeback) renderTakeback(this, this.els.takeback);
     this.renderInvite();
     this.renderPlayers();
@@ -553,6 +566,51 @@ export class GameScreen {
         this.root.querySelector("#advance");
       if (first) first.focus({ preventScroll: true });
     }
+  }
+
+  // A game between two accounts may be a tournament's: asked once per game, the answer kept
+  // (the end screen offers the way back to the event instead of a rematch). No request for a
+  // game against the AI, at one screen, solo, or with a guest.
+  askTournament() {
+    const g = this.store.game;
+    if (this.tournamentAsked || !rematchByChallenge(g)) return;
+    this.tournamentAsked = true;
+    api.tournamentOfGame(this.id).then((t) => t, () => null).then((t) => {
+      this.tournament = t && t.tournament_id ? t : null;
+      if (!this.els || this.leaving) return;
+      this.renderTournament();
+      renderEnd(this, this.els.end);
+    });
+  }
+
+  nextTournamentGame(n) {
+    const a = n && n.about;
+    const t = this.tournament;
+    if (!a || a.kind !== "tournament" || !a.game_id || a.game_id === this.id) return;
+    if (!t || a.tournament_id !== t.tournament_id || !this.seats.length || !this.els) return;
+    this.nextGame = { gameId: a.game_id, opponent: a.opponent || "?" };
+    // Shown at once on the end screen, or when the game's end reaches this page.
+    renderEnd(this, this.els.end);
+    toast(fmt(_("Your next game of {tournament} is ready."), { tournament: a.tournament }), "info", 5000);
+  }
+
+  // During the game, a small line under the bar: "Tournament: {name}", a link to the event.
+  renderTournament() {
+    const line = this.els.tournament;
+    const t = this.tournament;
+    const g = this.store.game;
+    const show = Boolean(t) && g && g.status !== "finished";
+    line.hidden = !show;
+    if (!show) {
+      line.replaceChildren();
+      return;
+    }
+    if (line.dataset.tournament === t.tournament_id) return;
+    line.dataset.tournament = t.tournament_id;
+    line.replaceChildren(...fmtNodes(_("Tournament: {name}"), {
+      name: h("a", { href: `/tournaments/${encodeURIComponent(t.tournament_id)}`, "data-link": "1" },
+        [h("bdi", { text: t.name })]),
+    }));
   }
 
   renderBar() {

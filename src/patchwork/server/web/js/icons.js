@@ -36,6 +36,11 @@ const DRAW = {
   el("circle", { cx: 8, cy: 11.8, r: 1, fill: "currentColor" })],
   info: () => [el("circle", { cx: 8, cy: 4, r: 1.3, fill: "currentColor" }),
     el("path", { d: "M8 7V14", stroke: "currentColor", "stroke-width": 2.2, "stroke-linecap": "round" })],
+  // A flame: an arena player on fire (two wins in a row; the next game counts double).
+  flame: () => [el("path", { d: "M8 15C4.7 15 2.6 12.8 2.6 10C2.6 7.4 4.4 5.8 5.2 3.6C5.5 4.9 6.1 5.8 6.9 6.3C7 3.9 8.2 2.1 10 1C9.8 3.4 11 4.9 12.1 6.4C13 7.6 13.4 8.7 13.4 10C13.4 12.8 11.3 15 8 15Z",
+    fill: "#e0602a", stroke: "#9c3412", "stroke-width": 0.9, "stroke-linejoin": "round" }),
+  el("path", { d: "M8 14.2C6.5 14.2 5.6 13.2 5.6 11.9C5.6 10.6 6.6 9.8 7.1 8.6C7.5 9.6 8.3 9.9 8.7 9.2C9.7 10.1 10.4 11 10.4 12C10.4 13.3 9.4 14.2 8 14.2Z",
+    fill: "#ffd166" })],
   // A robot's head: the AI levels as the lobby's players (bots).
   bot: () => [el("path", { d: "M8 1.4V4", stroke: "currentColor", "stroke-width": 1.3 }),
     el("circle", { cx: 8, cy: 1.6, r: 1.1, fill: "currentColor" }),

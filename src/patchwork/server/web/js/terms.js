@@ -57,13 +57,16 @@ export function rulesFields(prefs) {
   ];
 }
 
-// The clock's fieldset; `sync(form)` shows the fields of the kind chosen.
-export function clockFields(prefs) {
-  const kind = choice("clock_kind", [
+// The clock's fieldset; `sync(form)` shows the fields of the kind chosen. `required`: no
+// "No clock" choice (a tournament's games have a clock).
+export function clockFields(prefs, { required = false } = {}) {
+  const kinds = [
     { value: "fischer", title: _("Fischer") },
     { value: "correspondence", title: _("Correspondence") },
     { value: "none", title: _("No clock") },
-  ], prefs.seekClock || "fischer");
+  ].filter((k) => !required || k.value !== "none");
+  const chosen = kinds.some((k) => k.value === prefs.seekClock) ? prefs.seekClock : "fischer";
+  const kind = choice("clock_kind", kinds, chosen);
   const fischer = h("div", { class: "clock-fields fischer-fields" }, [
     numberField("minutes", _("Minutes each"), { min: 1, max: 180, value: prefs.seekMinutes || 10 }),
     numberField("increment", _("Seconds added a move"), { min: 0, max: 60, value: prefs.seekIncrement ?? 5 }),

@@ -8,6 +8,7 @@
 // theirs seen in a reading), the page goes to the game at once. Names are text, never HTML.
 
 import { api } from "./api.js";
+import { icon } from "./icons.js";
 import { currentAccount, ratingText } from "./account.js";
 import { pageTitle } from "./accountpages.js";
 import { _, fmt, ngettext, num } from "./i18n.js";
@@ -39,9 +40,10 @@ function resultMark(r) {
   return h("span", { class: `result-mark ${cls}`, title: word, "aria-label": word, text: letter });
 }
 
+// The flame is SVG (no emoji font needed), its words the title and the screen reader's.
 function flame() {
-  return h("span", { class: "on-fire", title: _("On fire: the next game counts double"), role: "img",
-    "aria-label": _("On fire: the next game counts double"), text: "🔥" });
+  const words = _("On fire: the next game counts double");
+  return h("span", { class: "on-fire", title: words }, [icon("flame", { label: words })]);
 }
 
 export class TournamentScreen {
@@ -303,7 +305,7 @@ export class TournamentScreen {
     const score = (n) => num(n);
     return h("table", { class: "standings", id: "standings" }, [
       h("thead", {}, [h("tr", {}, [
-        h("th", { scope: "col", class: "place", text: _("Place") }),
+        h("th", { scope: "col", class: "place", text: _("Rank") }),
         h("th", { scope: "col", text: _("Player") }),
         h("th", { scope: "col", class: "num", text: _("Score") }),
         // The tie-breaks by name, on a phone in short (the whole name its title).
@@ -330,7 +332,7 @@ export class TournamentScreen {
     if (!t.arena_standings.length || t.status === "open") return h("p", { class: "muted", text: _("The table starts with the first games.") });
     return h("table", { class: "standings", id: "standings" }, [
       h("thead", {}, [h("tr", {}, [
-        h("th", { scope: "col", class: "place", text: _("Place") }),
+        h("th", { scope: "col", class: "place", text: _("Rank") }),
         h("th", { scope: "col", text: _("Player") }),
         h("th", { scope: "col", class: "optional", text: _("Results") }),
         h("th", { scope: "col", class: "num", text: _("Games") }),

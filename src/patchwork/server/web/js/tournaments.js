@@ -213,7 +213,7 @@ export function openCreate(ctx) {
   const me = currentAccount();
   if (!me) return;
   const prefs = loadPrefs();
-  const clock = clockFields(prefs);
+  const clock = clockFields(prefs, { required: true });
   const start = startIn();
   const name = h("input", { type: "text", name: "name", id: "tournament-name", maxlength: 60, required: true,
     dir: "auto", autocomplete: "off", value: fmt(_("{name}'s tournament"), { name: me.name }) });
