@@ -5,6 +5,7 @@ clocks, the AI's help, records, and a SIGKILL in the middle of games."""
 from __future__ import annotations
 
 import random
+import time
 from pathlib import Path
 from typing import Any
 
@@ -422,7 +423,10 @@ def test_level5_thinks_on_the_persons_time(server: ServerProcess) -> None:
     ai = server.create(mode="ai", level=5)
     with server.client(ai["game_id"], ai["token"]) as c:
         game = ai["game"]
-        for _ in range(2):  # twice the person advances past the AI, which answers
+        for turn in range(2):  # twice the person advances past the AI, which answers
+            if turn:
+                time.sleep(1.0)  # the person's time, on which the AI ponders (a loaded machine
+                # may start pondering late)
             v = game["version"]
             assert c.move("A", version=v)["type"] == "ack"
             game = c.wait_game(lambda g, v=v: g["to_move"] == 0 and g["version"] > v + 1, 60)
