@@ -200,7 +200,7 @@ def test_an_arena_of_bots_runs_its_whole_duration(sqlite_server: Any) -> None:
         acc.close()
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def server(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     tmp = tmp_path_factory.mktemp(f"noshow-{backend}")
     with running_server(backend, tmp, *SHARED_ARGS, *TRUST_FORWARDED, *ARGS) as p:

@@ -15,65 +15,30 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from tournament_fixtures import event, live_games, my_game, play_in_page, tournament_server
 
 from conftest import (
-    SERVER_ARGS,
     TIMEOUT_MS,
-    advance,
     assert_fits_a_phone,
-    keyboard_place,
     person,
     phone,
     shot,
-    view,
     watch_errors,
 )
-from server_fixtures import TRUST_FORWARDED, Account, ServerProcess, eventually, legal_moves
+from server_fixtures import Account, ServerProcess, eventually, legal_moves
 
 # A no-show takes 30 s here: the test looks at each page before it moves, and that is no absence.
-ARGS = ("--tournament-lead", "1", "--tournament-no-show", "30")
+NO_SHOW_SECONDS = 30
 MINUTES = 5  # the arena runs on after the test: it is never waited for
 BOT_GAME_SECONDS = 1.5  # how long the two accounts take over a game between themselves
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("arena-server")
-    proc = ServerProcess(
-        f"sqlite:///{folder / 'games.db'}", folder, *SERVER_ARGS, *TRUST_FORWARDED, *ARGS
-    )
-    try:
-        proc.start()
-        yield proc
-    finally:
-        proc.stop()
-
-
-def event(server: ServerProcess, tournament_id: str) -> dict[str, Any]:
-    r = httpx.get(f"{server.url}/api/tournaments/{tournament_id}", timeout=10)
-    assert r.status_code == 200, r.text
-    found: dict[str, Any] = r.json()
-    return found
-
-
-def live_games(t: dict[str, Any]) -> list[dict[str, Any]]:
-    return [
-        p
-        for rnd in t["rounds_played"]
-        for p in rnd["pairings"]
-        if p["game_id"] and p["result"] is None
-    ]
-
-
-def my_game(t: dict[str, Any], name: str) -> tuple[str, int] | None:
-    """The person's game being played (its id and her seat), if any."""
-    for p in live_games(t):
-        if name in (p["first"], p["second"]):
-            return p["game_id"], 0 if p["first"] == name else 1
-    return None
+    with tournament_server(tmp_path_factory.mktemp("arena-server"), NO_SHOW_SECONDS) as p:
+        yield p
 
 
 class Player(threading.Thread):
@@ -138,33 +103,6 @@ class Player(threading.Thread):
         )
         if r.status_code == 200:
             self.moves[gid] = made + 1
-
-
-def shown_version(page: Page) -> int:
-    return int(page.locator("main").get_attribute("data-version") or -1)
-
-
-def play_to_the_end(page: Page, server: ServerProcess, gid: str, seat: int) -> None:
-    """The person plays her game in the page until the other resigns (she advances; a special
-    patch is placed with the keys)."""
-    seen = -1
-    deadline = time.monotonic() + 30
-    while True:
-        g = view(server, gid)
-        if g["status"] == "finished":
-            break
-        assert time.monotonic() < deadline, "the game did not end"
-        if g["to_move"] == seat and g["version"] > seen and shown_version(page) >= g["version"]:
-            if g["pending_specials"]:
-                square = legal_moves(g)[0].split("@")[1]
-                keyboard_place(page, ".offer-card.special", [square], None)
-            else:
-                expect(page.locator("#headline")).to_have_text("Your turn")
-                advance(page)
-            seen = g["version"]
-        else:
-            time.sleep(0.05)
-    expect(page.locator("#end-screen")).to_be_visible()
 
 
 def create_arena(page: Page, name: str, seconds: int) -> str:
@@ -263,7 +201,7 @@ def test_a_person_plays_in_an_arena(browser: Browser, server: ServerProcess) -> 
         expect(line).to_have_text(f"Tournament: {title}")
         expect(line.locator("a")).to_have_attribute("href", f"/tournaments/{tid}")
         shot(page, "arena-game", full_page=False)
-        play_to_the_end(page, server, gid, mine[1])
+        play_in_page(page, server, gid, mine[1], 30)
         # The end screen: the way back to the event, and no rematch.
         back = page.locator("#tournament-link")
         expect(back).to_have_text("Back to the tournament")
@@ -286,7 +224,7 @@ def test_a_person_plays_in_an_arena(browser: Browser, server: ServerProcess) -> 
         shot(page, "arena-next-game", full_page=False)
         following.click()
         page.wait_for_url(f"**/play/{gid2}")
-        play_to_the_end(page, server, gid2, seat2)
+        play_in_page(page, server, gid2, seat2, 30)
         expect(page.locator("#tournament-link")).to_be_visible()
         page.click("#tournament-link")
         page.wait_for_url(here)

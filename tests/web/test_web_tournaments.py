@@ -12,65 +12,33 @@ import random
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from tournament_fixtures import event, my_game, play_in_page, tournament_server
 
-import patchwork.server.run as server_run
 from bot_fixtures import bot_account
 from conftest import (
-    SERVER_ARGS,
     TIMEOUT_MS,
-    advance,
     assert_fits_a_phone,
-    keyboard_place,
     person,
     phone,
     shot,
     signed_up,
-    view,
     watch_errors,
 )
-from server_fixtures import TRUST_FORWARDED, Account, ServerProcess, eventually, legal_moves
+from server_fixtures import Account, ServerProcess, eventually, legal_moves
 
-LEAD = ("--tournament-lead", "1")  # an event may start a second after it is made
 NO_SHOW_SECONDS = 3
-# The no-show rule comes with the arenas' part of the server: passed once the server has it.
-NO_SHOW = (
-    ("--tournament-no-show", str(NO_SHOW_SECONDS))
-    if "--tournament-no-show" in Path(server_run.__file__).read_text()
-    else ()
-)
 ROUNDS = 3
 EVENT_WAIT = 75.0  # the whole event of test 2
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    folder = tmp_path_factory.mktemp("tournaments-server")
-    proc = ServerProcess(
-        f"sqlite:///{folder / 'games.db'}",
-        folder,
-        *SERVER_ARGS,
-        *TRUST_FORWARDED,
-        *LEAD,
-        *NO_SHOW,
-    )
-    try:
-        proc.start()
-        yield proc
-    finally:
-        proc.stop()
-
-
-def event(server: ServerProcess, tournament_id: str) -> dict[str, Any]:
-    r = httpx.get(f"{server.url}/api/tournaments/{tournament_id}", timeout=10)
-    assert r.status_code == 200, r.text
-    found: dict[str, Any] = r.json()
-    return found
+    with tournament_server(tmp_path_factory.mktemp("tournaments-server"), NO_SHOW_SECONDS) as p:
+        yield p
 
 
 def create_in_page(page: Page, name: str, rounds: int, screenshot: str = "") -> str:
@@ -260,43 +228,6 @@ class Bot(threading.Thread):
             self.moves[gid] = made + 1
 
 
-def my_game(t: dict[str, Any], name: str) -> tuple[str, int] | None:
-    """The person's game being played (its id and her seat), if any."""
-    for rnd in t["rounds_played"]:
-        for p in rnd["pairings"]:
-            if p["game_id"] and p["result"] is None and name in (p["first"], p["second"]):
-                return p["game_id"], 0 if p["first"] == name else 1
-    return None
-
-
-def shown_version(page: Page) -> int:
-    return int(page.locator("main").get_attribute("data-version") or -1)
-
-
-def play_in_page(page: Page, server: ServerProcess, gid: str, seat: int) -> None:
-    """The person plays her game to its end in the page (advancing; a special patch placed
-    with the keys), as test_web_bots does."""
-    seen = -1
-    deadline = time.monotonic() + 45
-    while True:
-        g = view(server, gid)
-        if g["status"] == "finished":
-            break
-        assert time.monotonic() < deadline, "the game did not end"
-        if g["to_move"] == seat and g["version"] > seen and shown_version(page) >= g["version"]:
-            if g["pending_specials"]:
-                square = legal_moves(g)[0].split("@")[1]
-                keyboard_place(page, ".offer-card.special", [square], None)
-            else:
-                expect(page.locator("#headline")).to_have_text("Your turn")
-                advance(page)
-            seen = g["version"]
-        else:
-            time.sleep(0.05)
-    expect(page.locator("#end-screen")).to_be_visible()
-
-
-@pytest.mark.skipif(not NO_SHOW, reason="the server has no --tournament-no-show yet")
 def test_a_whole_swiss_event_with_a_bye_a_withdrawal_and_a_no_show(
     browser: Browser, server: ServerProcess
 ) -> None:
@@ -359,7 +290,7 @@ def test_a_whole_swiss_event_with_a_bye_a_withdrawal_and_a_no_show(
                 # that does not wait for the button to stay.
                 page.evaluate("() => document.getElementById('my-game')?.click()")
             page.wait_for_url(f"**/play/{gid}")
-            play_in_page(page, server, gid, seat)
+            play_in_page(page, server, gid, seat, 45)
             games += 1
             if games == 1:
                 shot(page, "tournament-game-end")

@@ -1,0 +1,89 @@
+"""What the browser tests of tournaments share (test_web_tournaments.py, test_web_arena.py):
+their own server with short tournament settings, an event read over the API, the person's
+game under way in it, and her playing a game to its end in the page."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+from playwright.sync_api import Page, expect
+
+from conftest import SERVER_ARGS, advance, keyboard_place, view
+from server_fixtures import TRUST_FORWARDED, ServerProcess, legal_moves
+
+
+@contextlib.contextmanager
+def tournament_server(folder: Path, no_show: int) -> Iterator[ServerProcess]:
+    """A server whose events may start a second after they are made, and whose no-show
+    takes ``no_show`` seconds."""
+    proc = ServerProcess(
+        f"sqlite:///{folder / 'games.db'}",
+        folder,
+        *SERVER_ARGS,
+        *TRUST_FORWARDED,
+        "--tournament-lead",
+        "1",
+        "--tournament-no-show",
+        str(no_show),
+    )
+    try:
+        proc.start()
+        yield proc
+    finally:
+        proc.stop()
+
+
+def event(server: ServerProcess, tournament_id: str) -> dict[str, Any]:
+    r = httpx.get(f"{server.url}/api/tournaments/{tournament_id}", timeout=10)
+    assert r.status_code == 200, r.text
+    found: dict[str, Any] = r.json()
+    return found
+
+
+def live_games(t: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        p
+        for rnd in t["rounds_played"]
+        for p in rnd["pairings"]
+        if p["game_id"] and p["result"] is None
+    ]
+
+
+def my_game(t: dict[str, Any], name: str) -> tuple[str, int] | None:
+    """The person's game being played (its id and her seat), if any."""
+    for p in live_games(t):
+        if name in (p["first"], p["second"]):
+            return p["game_id"], 0 if p["first"] == name else 1
+    return None
+
+
+def shown_version(page: Page) -> int:
+    return int(page.locator("main").get_attribute("data-version") or -1)
+
+
+def play_in_page(page: Page, server: ServerProcess, gid: str, seat: int, timeout: float) -> None:
+    """The person plays her game in the page until it ends (she advances; a special patch is
+    placed with the keys), as test_web_bots does."""
+    seen = -1
+    deadline = time.monotonic() + timeout
+    while True:
+        g = view(server, gid)
+        if g["status"] == "finished":
+            break
+        assert time.monotonic() < deadline, "the game did not end"
+        if g["to_move"] == seat and g["version"] > seen and shown_version(page) >= g["version"]:
+            if g["pending_specials"]:
+                square = legal_moves(g)[0].split("@")[1]
+                keyboard_place(page, ".offer-card.special", [square], None)
+            else:
+                expect(page.locator("#headline")).to_have_text("Your turn")
+                advance(page)
+            seen = g["version"]
+        else:
+            time.sleep(0.05)
+    expect(page.locator("#end-screen")).to_be_visible()
