@@ -14,7 +14,7 @@ import { ratedTag } from "./lobbybots.js";
 import { onMe } from "./me.js";
 import { loadPrefs, savePrefs } from "./store.js";
 import { choice, clockFields, clockText, readTerms, rulesFields, rulesText } from "./terms.js";
-import { botTag, errorText, fmtNodes, h, toast } from "./ui.js";
+import { botTag, errorText, fmtNodes, h, toast, closedBy } from "./ui.js";
 
 const POLL_MS = 30000; // how often the open challenges are read again (a message lost)
 
@@ -302,15 +302,7 @@ export function openChallenge(name) {
   };
   form.addEventListener("change", sync);
   sync();
-  const close = () => {
-    dialog.close();
-    dialog.remove();
-  };
-  cancel.addEventListener("click", close);
-  dialog.addEventListener("cancel", (e) => {
-    e.preventDefault();
-    close();
-  });
+  const close = closedBy(dialog, cancel);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const terms = readTerms(form);

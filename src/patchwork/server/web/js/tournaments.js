@@ -11,7 +11,7 @@ import { _, currentLanguage, digits, fmt, ngettext, sentence } from "./i18n.js";
 import { ratedTag } from "./lobbybots.js";
 import { loadPrefs, savePrefs } from "./store.js";
 import { clockFields, clockText, choice, numberField, readTerms, rulesFields, rulesText } from "./terms.js";
-import { errorText, h } from "./ui.js";
+import { errorText, h, closedBy } from "./ui.js";
 
 // -- words shared with the event's page ----------------------------------------------------------
 
@@ -255,15 +255,7 @@ export function openCreate(ctx) {
   };
   form.addEventListener("change", sync);
   sync();
-  const close = () => {
-    dialog.close();
-    dialog.remove();
-  };
-  cancel.addEventListener("click", close);
-  dialog.addEventListener("cancel", (e) => {
-    e.preventDefault();
-    close();
-  });
+  const close = closedBy(dialog, cancel);
   const fail = (text) => {
     problem.textContent = sentence(text);
     problem.hidden = false;

@@ -130,6 +130,21 @@ export function clearNotices() {
 }
 
 // A modal question; resolves true when confirmed. Built on <dialog> for focus handling.
+// A modal dialog's closing, by its Cancel button or the Escape key: it is closed and removed.
+// The function that closes it (for the dialog's own use once done).
+export function closedBy(dialog, cancel) {
+  const close = () => {
+    dialog.close();
+    dialog.remove();
+  };
+  cancel.addEventListener("click", close);
+  dialog.addEventListener("cancel", (e) => {
+    e.preventDefault();
+    close();
+  });
+  return close;
+}
+
 export function confirmDialog(title, body, okText, cancelText = _("Cancel")) {
   return new Promise((resolve) => {
     const dialog = h("dialog", { class: "confirm", "aria-labelledby": "confirm-title" });
