@@ -9,7 +9,6 @@ for to its end (the server's suite plays one to its end). Its own server."""
 
 from __future__ import annotations
 
-import random
 import threading
 import time
 from collections.abc import Iterator
@@ -17,7 +16,14 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
-from tournament_fixtures import event, live_games, my_game, play_in_page, tournament_server
+from tournament_fixtures import (
+    EventPlayer,
+    event,
+    live_games,
+    my_game,
+    play_in_page,
+    tournament_server,
+)
 
 from conftest import (
     TIMEOUT_MS,
@@ -27,7 +33,7 @@ from conftest import (
     shot,
     watch_errors,
 )
-from server_fixtures import Account, ServerProcess, eventually, legal_moves
+from server_fixtures import Account, ServerProcess, eventually
 
 # A no-show takes 30 s here: the test looks at each page before it moves, and that is no absence.
 NO_SHOW_SECONDS = 30
@@ -41,68 +47,21 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         yield p
 
 
-class Player(threading.Thread):
-    """An account in the arena, playing over the API: against the other account, the one to
-    move resigns after a moment; against the person, a few random legal moves and then it
-    resigns (she wins). ``rest``: it pauses (its game under way goes on)."""
-
-    MOVES_BEFORE_RESIGNING = 3
+class Player(EventPlayer):
+    """An account in the arena: against the other account, the one to move resigns after a
+    moment; against the person, a few moves, then it resigns. ``rest``: it pauses (its game
+    under way goes on)."""
 
     def __init__(self, server: ServerProcess, person: str) -> None:
-        super().__init__(daemon=True)
-        self.account = Account(server)
-        self.name = self.account.name
-        self.person = person
-        self.tournament_id = ""
-        self.stop = threading.Event()
+        super().__init__(Account(server), person, between_players=BOT_GAME_SECONDS)
         self.rest = threading.Event()
         self.paused = False
-        self.seen: dict[str, float] = {}
-        self.moves: dict[str, int] = {}
-        self.rng = random.Random(self.name)
-        self.failure: BaseException | None = None
 
-    def run(self) -> None:
-        try:
-            while not self.stop.wait(0.15):
-                t = self.account.get(f"/api/tournaments/{self.tournament_id}")
-                if t["status"] in ("finished", "cancelled"):
-                    return
-                if self.rest.is_set() and not self.paused:
-                    r = self.account.http.post(f"/api/tournaments/{self.tournament_id}/pause")
-                    assert r.status_code == 200, r.text
-                    self.paused = True
-                for p in live_games(t):
-                    if self.name in (p["first"], p["second"]):
-                        self.turn(p)
-        except BaseException as e:  # told to the test, which fails with it
-            self.failure = e
-
-    def turn(self, p: dict[str, Any]) -> None:
-        gid = p["game_id"]
-        r = self.account.http.get(f"/api/games/{gid}")
-        if r.status_code != 200:
-            return  # not made yet
-        g = r.json()
-        seat = 0 if p["first"] == self.name else 1
-        if g["status"] != "active" or g["to_move"] != seat:
-            return
-        opponent = p["second"] if seat == 0 else p["first"]
-        first_seen = self.seen.setdefault(gid, time.monotonic())
-        if opponent != self.person:
-            if time.monotonic() - first_seen >= BOT_GAME_SECONDS:
-                self.account.http.post(f"/api/games/{gid}/resign")
-            return
-        made = self.moves.get(gid, 0)
-        if made >= self.MOVES_BEFORE_RESIGNING:
-            self.account.http.post(f"/api/games/{gid}/resign")
-            return
-        r = self.account.http.post(
-            f"/api/games/{gid}/moves",
-            json={"move": self.rng.choice(legal_moves(g)), "version": g["version"]},
-        )
-        if r.status_code == 200:
-            self.moves[gid] = made + 1
+    def look(self, t: dict[str, Any]) -> None:
+        if self.rest.is_set() and not self.paused:
+            r = self.account.http.post(f"/api/tournaments/{self.tournament_id}/pause")
+            assert r.status_code == 200, r.text
+            self.paused = True
 
 
 def create_arena(page: Page, name: str, seconds: int) -> str:

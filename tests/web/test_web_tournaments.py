@@ -8,15 +8,13 @@ with its rounds, the bye, the withdrawals and the tie-breaks. Its own server."""
 
 from __future__ import annotations
 
-import random
-import threading
 import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
-from tournament_fixtures import event, my_game, play_in_page, tournament_server
+from tournament_fixtures import EventPlayer, event, my_game, play_in_page, tournament_server
 
 from bot_fixtures import bot_account
 from conftest import (
@@ -28,7 +26,7 @@ from conftest import (
     signed_up,
     watch_errors,
 )
-from server_fixtures import Account, ServerProcess, eventually, legal_moves
+from server_fixtures import Account, ServerProcess, eventually
 
 NO_SHOW_SECONDS = 3
 ROUNDS = 3
@@ -158,74 +156,25 @@ def test_a_person_creates_a_swiss_event_and_joins_it(
 # -- a whole event --------------------------------------------------------------------------------
 
 
-class Bot(threading.Thread):
-    """A bot account playing its games of the event over the API: against another bot, the
-    one to move resigns at once; against the person, a few random legal moves and then it
-    resigns. ``withdraw``: it leaves the event as the first round starts (its game of that
-    round goes on); ``no_show``: it joins and never plays."""
-
-    MOVES_BEFORE_RESIGNING = 3
+class Bot(EventPlayer):
+    """A bot account of the event: against another bot, the one to move resigns at once;
+    against the person, a few moves, then it resigns. ``withdraw``: it leaves the event as
+    the first round starts (its game of that round goes on); ``no_show``: it joins and is
+    never started."""
 
     def __init__(
         self, server: ServerProcess, person: str, withdraw: bool = False, no_show: bool = False
     ) -> None:
-        super().__init__(daemon=True)
-        self.account, _token = bot_account(server)
-        self.name = self.account.name
-        self.person = person
+        super().__init__(bot_account(server)[0], person)
         self.withdraw = withdraw
         self.no_show = no_show
-        self.tournament_id = ""
-        self.stop = threading.Event()
-        self.moves: dict[str, int] = {}
-        self.rng = random.Random(self.name)
-        self.failure: BaseException | None = None
+        self.withdrawn = False
 
-    def run(self) -> None:
-        try:
-            self.play()
-        except BaseException as e:  # told to the test, which fails with it
-            self.failure = e
-
-    def play(self) -> None:
-        withdrawn = False
-        while not self.stop.wait(0.15):
-            t = self.account.get(f"/api/tournaments/{self.tournament_id}")
-            if t["status"] in ("finished", "cancelled"):
-                return
-            if self.withdraw and not withdrawn and t["status"] == "running":
-                r = self.account.http.post(f"/api/tournaments/{self.tournament_id}/withdraw")
-                assert r.status_code == 200, r.text
-                withdrawn = True
-            for rnd in t["rounds_played"]:
-                for p in rnd["pairings"]:
-                    if (
-                        p["game_id"]
-                        and p["result"] is None
-                        and self.name in (p["first"], p["second"])
-                    ):
-                        self.turn(p)
-
-    def turn(self, p: dict[str, Any]) -> None:
-        gid = p["game_id"]
-        r = self.account.http.get(f"/api/games/{gid}")
-        if r.status_code != 200:
-            return  # not made yet
-        g = r.json()
-        seat = 0 if p["first"] == self.name else 1
-        if g["status"] != "active" or g["to_move"] != seat:
-            return
-        opponent = p["second"] if seat == 0 else p["first"]
-        made = self.moves.get(gid, 0)
-        if opponent != self.person or made >= self.MOVES_BEFORE_RESIGNING:
-            self.account.http.post(f"/api/games/{gid}/resign")
-            return
-        r = self.account.http.post(
-            f"/api/games/{gid}/moves",
-            json={"move": self.rng.choice(legal_moves(g)), "version": g["version"]},
-        )
-        if r.status_code == 200:
-            self.moves[gid] = made + 1
+    def look(self, t: dict[str, Any]) -> None:
+        if self.withdraw and not self.withdrawn and t["status"] == "running":
+            r = self.account.http.post(f"/api/tournaments/{self.tournament_id}/withdraw")
+            assert r.status_code == 200, r.text
+            self.withdrawn = True
 
 
 def test_a_whole_swiss_event_with_a_bye_a_withdrawal_and_a_no_show(

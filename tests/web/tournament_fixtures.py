@@ -1,10 +1,13 @@
 """What the browser tests of tournaments share (test_web_tournaments.py, test_web_arena.py):
 their own server with short tournament settings, an event read over the API, the person's
-game under way in it, and her playing a game to its end in the page."""
+game under way in it, her playing a game to its end in the page, and the accounts that play
+their games of the event over the API."""
 
 from __future__ import annotations
 
 import contextlib
+import random
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +17,7 @@ import httpx
 from playwright.sync_api import Page, expect
 
 from conftest import SERVER_ARGS, advance, keyboard_place, view
-from server_fixtures import TRUST_FORWARDED, ServerProcess, legal_moves
+from server_fixtures import TRUST_FORWARDED, Account, ServerProcess, legal_moves
 
 
 @contextlib.contextmanager
@@ -87,3 +90,67 @@ def play_in_page(page: Page, server: ServerProcess, gid: str, seat: int, timeout
         else:
             time.sleep(0.05)
     expect(page.locator("#end-screen")).to_be_visible()
+
+
+class EventPlayer(threading.Thread):
+    """An account playing its games of an event over the API (a look every 0.15 s): against
+    another such player, the one to move resigns once ``between_players`` seconds have passed
+    since it first saw the game; against the person, a few random legal moves, then it
+    resigns (she wins). :meth:`look` adds what else it does (withdraw, pause)."""
+
+    MOVES_BEFORE_RESIGNING = 3
+
+    def __init__(self, account: Account, person: str, between_players: float = 0.0) -> None:
+        super().__init__(daemon=True)
+        self.account = account
+        self.name = account.name
+        self.person = person
+        self.between_players = between_players
+        self.tournament_id = ""
+        self.stop = threading.Event()
+        self.seen: dict[str, float] = {}
+        self.moves: dict[str, int] = {}
+        self.rng = random.Random(self.name)
+        self.failure: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            while not self.stop.wait(0.15):
+                t = self.account.get(f"/api/tournaments/{self.tournament_id}")
+                if t["status"] in ("finished", "cancelled"):
+                    return
+                self.look(t)
+                for p in live_games(t):
+                    if self.name in (p["first"], p["second"]):
+                        self.turn(p)
+        except BaseException as e:  # told to the test, which fails with it
+            self.failure = e
+
+    def look(self, t: dict[str, Any]) -> None:
+        """What it does at each look at the event, besides playing."""
+
+    def turn(self, p: dict[str, Any]) -> None:
+        gid = p["game_id"]
+        r = self.account.http.get(f"/api/games/{gid}")
+        if r.status_code != 200:
+            return  # not made yet
+        g = r.json()
+        seat = 0 if p["first"] == self.name else 1
+        if g["status"] != "active" or g["to_move"] != seat:
+            return
+        opponent = p["second"] if seat == 0 else p["first"]
+        first_seen = self.seen.setdefault(gid, time.monotonic())
+        made = self.moves.get(gid, 0)
+        if opponent != self.person:
+            if time.monotonic() - first_seen >= self.between_players:
+                self.account.http.post(f"/api/games/{gid}/resign")
+            return
+        if made >= self.MOVES_BEFORE_RESIGNING:
+            self.account.http.post(f"/api/games/{gid}/resign")
+            return
+        r = self.account.http.post(
+            f"/api/games/{gid}/moves",
+            json={"move": self.rng.choice(legal_moves(g)), "version": g["version"]},
+        )
+        if r.status_code == 200:
+            self.moves[gid] = made + 1
