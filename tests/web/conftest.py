@@ -414,3 +414,26 @@ def start_game(
     page.click("#start-game")
     page.wait_for_selector("main[data-version]")
     return game_id(page)
+
+
+def play_in_page(page: Page, server: ServerProcess, gid: str, seat: int, timeout: float) -> None:
+    """The person plays her game in the page until it ends (she advances; a special patch is
+    placed with the keys), the other side answering as it will."""
+    seen = -1
+    deadline = time.monotonic() + timeout
+    while True:
+        g = view(server, gid)
+        if g["status"] == "finished":
+            break
+        assert time.monotonic() < deadline, "the game did not end"
+        if g["to_move"] == seat and g["version"] > seen and shown_version(page) >= g["version"]:
+            if g["pending_specials"]:
+                square = legal_moves(g)[0].split("@")[1]
+                keyboard_place(page, ".offer-card.special", [square], None)
+            else:
+                expect(page.locator("#headline")).to_have_text("Your turn")
+                advance(page)
+            seen = g["version"]
+        else:
+            time.sleep(0.05)
+    expect(page.locator("#end-screen")).to_be_visible()

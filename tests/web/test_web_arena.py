@@ -21,7 +21,6 @@ from tournament_fixtures import (
     event,
     live_games,
     my_game,
-    play_in_page,
     tournament_server,
 )
 
@@ -30,6 +29,7 @@ from conftest import (
     assert_fits_a_phone,
     person,
     phone,
+    play_in_page,
     shot,
     watch_errors,
 )

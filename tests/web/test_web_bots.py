@@ -5,15 +5,14 @@ person advancing, the bot answering). Its own server, the bridge its own process
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
 from bot_fixtures import LONG, bot_account, bridge
-from conftest import advance, game_id, keyboard_place, person, shot, view, watch_errors
-from server_fixtures import ServerProcess, legal_moves
+from conftest import game_id, person, play_in_page, shot, watch_errors
+from server_fixtures import ServerProcess
 
 # Quick moves; no claim (the test server's 2 s grace could end while a busy machine loads
 # the person's page: away, to the server, until it does).
@@ -26,10 +25,6 @@ FAST = (
 @pytest.fixture(scope="module")
 def server(own_server: ServerProcess) -> ServerProcess:
     return own_server
-
-
-def shown_version(page: Page) -> int:
-    return int(page.locator("main").get_attribute("data-version") or -1)
 
 
 def test_a_person_challenges_a_bridged_bot_and_plays_it_to_the_end(
@@ -59,25 +54,7 @@ def test_a_person_challenges_a_bridged_bot_and_plays_it_to_the_end(
         expect(ann.locator(".player.seat1 .bot-tag")).to_be_visible()
         expect(ann.locator(".player.seat0 .bot-tag")).to_have_count(0)
         shot(ann, "bot-game", full_page=False)
-        seen = -1
-        deadline = time.monotonic() + LONG * 2
-        while True:  # Ann advances on each turn of hers; the bot answers
-            g = view(server, gid)
-            if g["status"] == "finished":
-                break
-            assert time.monotonic() < deadline, "the game did not end"
-            if g["to_move"] == 0 and g["version"] > seen and shown_version(ann) >= g["version"]:
-                if g["pending_specials"]:  # a leather patch passed: sewn on by the keys
-                    square = legal_moves(g)[0].split("@")[1]
-                    keyboard_place(ann, ".offer-card.special", [square], None)
-                else:
-                    expect(ann.locator("#headline")).to_have_text("Your turn")
-                    advance(ann)
-                seen = g["version"]
-            else:
-                time.sleep(0.05)
-        end = ann.locator("#end-screen")
-        expect(end).to_be_visible()
+        play_in_page(ann, server, gid, 0, LONG * 2)  # she advances; the bot answers
         shot(ann, "bot-game-end")
         b.wait_for(f"game {gid} against {ann_name} is over")
         assert "Traceback" not in b.log()

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
-from tournament_fixtures import EventPlayer, event, my_game, play_in_page, tournament_server
+from tournament_fixtures import EventPlayer, event, my_game, tournament_server
 
 from bot_fixtures import bot_account
 from conftest import (
@@ -22,6 +22,7 @@ from conftest import (
     assert_fits_a_phone,
     person,
     phone,
+    play_in_page,
     shot,
     signed_up,
     watch_errors,

@@ -1,6 +1,6 @@
 """What the browser tests of tournaments share (test_web_tournaments.py, test_web_arena.py):
 their own server with short tournament settings, an event read over the API, the person's
-game under way in it, her playing a game to its end in the page, and the accounts that play
+game under way in it, and the accounts that play
 their games of the event over the API."""
 
 from __future__ import annotations
@@ -14,9 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from playwright.sync_api import Page, expect
 
-from conftest import SERVER_ARGS, advance, keyboard_place, view
+from conftest import SERVER_ARGS
 from server_fixtures import TRUST_FORWARDED, Account, ServerProcess, legal_moves
 
 
@@ -63,33 +62,6 @@ def my_game(t: dict[str, Any], name: str) -> tuple[str, int] | None:
         if name in (p["first"], p["second"]):
             return p["game_id"], 0 if p["first"] == name else 1
     return None
-
-
-def shown_version(page: Page) -> int:
-    return int(page.locator("main").get_attribute("data-version") or -1)
-
-
-def play_in_page(page: Page, server: ServerProcess, gid: str, seat: int, timeout: float) -> None:
-    """The person plays her game in the page until it ends (she advances; a special patch is
-    placed with the keys), as test_web_bots does."""
-    seen = -1
-    deadline = time.monotonic() + timeout
-    while True:
-        g = view(server, gid)
-        if g["status"] == "finished":
-            break
-        assert time.monotonic() < deadline, "the game did not end"
-        if g["to_move"] == seat and g["version"] > seen and shown_version(page) >= g["version"]:
-            if g["pending_specials"]:
-                square = legal_moves(g)[0].split("@")[1]
-                keyboard_place(page, ".offer-card.special", [square], None)
-            else:
-                expect(page.locator("#headline")).to_have_text("Your turn")
-                advance(page)
-            seen = g["version"]
-        else:
-            time.sleep(0.05)
-    expect(page.locator("#end-screen")).to_be_visible()
 
 
 class EventPlayer(threading.Thread):
