@@ -9,12 +9,13 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from ..engine import Move, PatchworkError, State
 from ..engine.data import BOARD_SIZE, FINAL_SPACE
 from ..engine.kernels import BUY_BASE
-from ..engine.moves import move_from_code
+from ..engine.moves import Buy, move_from_code
 from ..engine.tables import PAYDAYS_AHEAD
 from . import policy
 from .limit import Limit
@@ -98,28 +99,65 @@ def board_quality(covered: int) -> float:
     return -4.0 * holes - 1.0 * dead_ends - 0.5 * ragged
 
 
-def evaluate(state: State, player: int) -> float:
+@dataclass(frozen=True)
+class Sight:
+    """How much of each part of :func:`evaluate` a player sees: 1 is all of it.
+
+    The blind spots of people learning the game (what the ladder's lowest levels play): a
+    low ``income`` buys the patches that pay late or never, ``time`` forgets that time spent
+    is buttons lost, ``packing`` sews a patch where it walls off its own corner.
+    """
+
+    income: float = 1.0
+    time: float = 1.0
+    packing: float = 1.0
+
+    @classmethod
+    def parse(cls, text: str) -> Sight:
+        """``"0.3:0.5:0"``: income, time and packing, as tournament settings write it."""
+        parts = text.split(":")
+        if len(parts) != 3:
+            raise ValueError(f"{text!r} is not income:time:packing, like 0.5:1:0.2")
+        return cls(*(float(p) for p in parts))
+
+
+FULL_SIGHT = Sight()
+
+
+def evaluate(state: State, player: int, sight: Sight = FULL_SIGHT) -> float:
     """A static guess at ``player``'s final score from ``state`` (higher is better).
 
     The engine's score now (buttons, bonus tile, empty-square penalty), plus income for each
     income mark still ahead, plus one button per time-board space still to travel (what
-    advancing would pay), plus the board-quality term.
+    advancing would pay), plus the board-quality term; each weighted by ``sight``.
     """
     me = state.players[player]
-    value = float(
+    value = (
         state.scores()[player]
-        + me.income * int(PAYDAYS_AHEAD[me.position])
-        + (FINAL_SPACE - me.position)
+        + sight.income * me.income * int(PAYDAYS_AHEAD[me.position])
+        + sight.time * (FINAL_SPACE - me.position)
     )
-    return value + board_quality(me.quilt.bits)
+    return value + sight.packing * board_quality(me.quilt.bits)
 
 
 class GreedyAgent:
-    """Plays the move whose resulting state evaluates best for the mover; ties at random."""
+    """Plays the move whose resulting state evaluates best for the mover; ties at random.
 
-    name = "greedy"
+    With a ``sight`` short of full and some ``noise`` (the standard deviation, in points, of
+    a misjudgement added to each move's value) it plays as a person learning the game does:
+    sensible-looking moves with that person's blind spots, never a random one.
+    """
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        sight: Sight = FULL_SIGHT,
+        noise: float = 0.0,
+        name: str = "greedy",
+    ) -> None:
+        self.name = name
+        self.sight = sight
+        self.noise = noise
         self._rng = random.Random(seed)
 
     def choose(self, state: State, limit: Limit | float | None = None) -> Move:
@@ -132,10 +170,19 @@ class GreedyAgent:
         touching = [c for c in codes if c < BUY_BASE or policy.touches(quilt.lo, quilt.hi, c)]
         if any(c >= BUY_BASE for c in touching):
             codes = touching
+        # One misjudgement per option (advance, or a patch), shared by its placements: a
+        # person misjudges what a patch is worth, then places it as well as they can see.
+        misjudged: dict[int, float] = {}
         best = -math.inf
         best_codes: list[int] = []
         for code in codes:
-            value = evaluate(state.apply_code(code), player)
+            value = evaluate(state.apply_code(code), player, self.sight)
+            if self.noise:
+                move = move_from_code(code)
+                option = move.patch_id if isinstance(move, Buy) else -1
+                if option not in misjudged:
+                    misjudged[option] = self._rng.gauss(0.0, self.noise)
+                value += misjudged[option]
             if value > best + 1e-9:
                 best, best_codes = value, [code]
             elif value >= best - 1e-9:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..engine.errors import PatchworkError
-from .agents import Agent, GreedyAgent, RandomAgent
+from .agents import Agent, GreedyAgent, RandomAgent, Sight
 from .levels import LEVELS, level
 from .limit import Limit
 from .mcts import Params
@@ -45,6 +45,7 @@ SPEC_OPTIONS: dict[str, Callable[[str], Any]] = {
     "endgame_spaces": int,
     "reuse": lambda text: _flag(text),
     "noise": float,
+    "sight": Sight.parse,  # greedy's: income:time:packing
 }
 # The searcher's constants (mcts.Params), settable the same way so matches can tune them:
 # ``mcts@c_uct=0.5,margin_weight=0.3``.
@@ -83,7 +84,7 @@ def _literal(text: str) -> Any:
 
 
 def parse_spec(spec: str, open_keys: bool = False) -> tuple[str, dict[str, Any]]:
-    """``"level4@iterations=10000,workers=2"`` -> ``("level4", {"limit": ..., "workers": 2})``:
+    """``"level11@iterations=10000,workers=2"`` -> ``("level11", {"limit": ..., "workers": 2})``:
     a name with settings, so tournaments and benchmarks can vary an agent from the command line.
     With ``open_keys`` (an agent from outside the package, which declares its own settings) a
     key not listed here is passed on as its text reads, rather than refused."""
@@ -116,9 +117,9 @@ def parse_spec(spec: str, open_keys: bool = False) -> tuple[str, dict[str, Any]]
 
 
 def get_agent(name: str, **options: Any) -> Agent:
-    """Build an agent by name, e.g. ``get_agent("level3", seed=7)``; ``level1``-``level5``
-    are the ladder for people, ``mcts`` the searcher with its options. The name may carry
-    settings after ``@``: ``get_agent("mcts@iterations=5000,workers=2")``."""
+    """Build an agent by name, e.g. ``get_agent("level3", seed=7)``; ``level1``-``level13``
+    are the ladder for people (``ai.levels``), ``mcts`` the searcher with its options. The
+    name may carry settings after ``@``: ``get_agent("mcts@iterations=5000,workers=2")``."""
     base, settings = parse_spec(name)
     key = base.strip().lower().replace(" ", "")
     factory = AGENTS.get(key)
