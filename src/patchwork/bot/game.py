@@ -110,7 +110,6 @@ class GameRunner(threading.Thread):
         backoff = Backoff(self.policy.max_backoff)
         path = f"/api/games/{self.game_id}/stream"
         connected = False
-        self._warm_up()
         for message in self.client.stream(path, stop, self._since, backoff):
             if stop.is_set():
                 return
@@ -129,6 +128,10 @@ class GameRunner(threading.Thread):
                     return
                 if connected:
                     log.info(fmt(_("game {game}: stream open again"), game=self.game_id))
+                else:
+                    # Only now, with the stream open: the bot is present while its engine
+                    # starts, so the opponent cannot claim the game as left meanwhile.
+                    self._warm_up()
                 connected = True
                 continue
             if kind == "presence":
