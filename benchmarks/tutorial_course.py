@@ -3,11 +3,12 @@ game, how long each waits for its moment, and how long the whole course is.
 
     python benchmarks/tutorial_course.py [--learners 200] [--seed 0]
 
-Each learner plays as AI level 1 would when its move meets the step, and otherwise a move
-chosen at random among those that do (a beginner following the task); while a lesson waits
-it plays level 1's move. Prints, for each lesson, the share of learners whose own game it went
-on in (not the prepared game's) and the free moves it waited on average, then the learner's
-moves in all and the final scores. The figures are in docs/learn.md.
+Each learner plays as the course's opponent, AI level 2 (the former level 1), would when its
+move meets the step, and otherwise a move chosen at random among those that do (a beginner
+following the task); while a lesson waits it plays that level's move. Prints, for each
+lesson, the share of learners whose own game it went on in (not the prepared game's) and
+the free moves it waited on average, then the learner's moves in all and the final scores.
+The figures are in docs/learn.md.
 """
 
 from __future__ import annotations
@@ -22,12 +23,12 @@ import time
 from patchwork.ai.levels import level
 from patchwork.engine import Move
 from patchwork.tutorial import LESSONS, Progress, attempt, begin, replay
-from patchwork.tutorial.course import meets
+from patchwork.tutorial.course import OPPONENT_LEVEL, meets
 
 
 def choose(progress: Progress, rng: random.Random, seed: int) -> Move:
     state = replay(progress.moves).state
-    liked = level(1, seed=seed).choose(state)
+    liked = level(OPPONENT_LEVEL, seed=seed).choose(state)
     if progress.free or meets(progress.task, state, liked):
         return liked
     return rng.choice([m for m in state.legal_moves() if meets(progress.task, state, m)])

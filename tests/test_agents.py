@@ -115,11 +115,7 @@ def test_get_agent_by_name() -> None:
         "greedy",
         "policy",
         "mcts",
-        "level1",
-        "level2",
-        "level3",
-        "level4",
-        "level5",
+        *(f"level{n}" for n in range(1, 14)),
     )
     assert isinstance(get_agent("random"), RandomAgent)
     assert isinstance(get_agent(" Greedy ", seed=3), GreedyAgent)
@@ -137,13 +133,13 @@ def test_get_agent_with_settings() -> None:
     from patchwork.ai import MCTSAgent, mcts
     from patchwork.ai.limit import Limit
 
-    agent = get_agent("level4@iterations=2000,exact_endgame=no", seed=1)
+    agent = get_agent("level11@iterations=2000,exact_endgame=no", seed=1)
     assert isinstance(agent, MCTSAgent)
     assert agent.default_limit == Limit(iterations=2000)
     assert not agent.exact_endgame
     assert get_agent("mcts@time=0.5").default_limit == Limit(time=0.5)
     assert get_agent("mcts@endgame_spaces=16").endgame_spaces == 16  # type: ignore[attr-defined]
-    tuned = get_agent("level4@c_uct=0.5,playout_noise=0.2,tries=6")
+    tuned = get_agent("level11@c_uct=0.5,playout_noise=0.2,tries=6")
     assert isinstance(tuned, MCTSAgent)
     assert (tuned.params.c_uct, tuned.params.noise, tuned.params.tries) == (0.5, 0.2, 6)
     assert tuned.params.margin_weight == mcts.Params().margin_weight  # the rest: defaults
@@ -170,14 +166,17 @@ def test_get_agent_bad_settings(spec: str, message: str) -> None:
         get_agent(spec)
 
 
-def test_levels_three_and_four_are_set_in_iterations() -> None:
+def test_every_search_level_below_the_top_is_set_in_iterations() -> None:
     """So they play alike on any machine, and repeat a game exactly with a seed."""
     from patchwork.ai import level
+    from patchwork.ai.levels import LADDER, LEVELS
     from patchwork.ai.limit import Limit
 
-    assert level(3).default_limit == Limit(iterations=100)
-    assert level(4).default_limit == Limit(iterations=3_000)
-    assert level(5).default_limit == Limit(time=5.0)
+    for n in LEVELS[:-1]:
+        agent = level(n)
+        if LADDER[n].kind == "search":
+            assert agent.default_limit == Limit(iterations=LADDER[n].iterations)  # type: ignore[attr-defined]
+    assert level(LEVELS[-1]).default_limit == Limit(time=5.0)  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("cls", [RandomAgent, GreedyAgent])

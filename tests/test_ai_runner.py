@@ -1,10 +1,11 @@
-"""The server's AI pool pondering: level 5 thinks on the person's time, answers the person's
+"""The server's AI pool pondering: the top level thinks on the person's time, answers the person's
 reply from the tree it grew, and gives way to any other request at once."""
 
 from __future__ import annotations
 
 import asyncio
 
+from patchwork.ai.levels import LEVELS
 from patchwork.engine import Advance, new_game, parse_move
 from patchwork.server.aipool.runner import AIRunner
 from patchwork.server.aipool.slots import BATCH, PEOPLE, PrioritySlots
@@ -12,12 +13,13 @@ from patchwork.server.aipool.slots import BATCH, PEOPLE, PrioritySlots
 # The person (player 0) to move, and the position after their reply, with the AI to move.
 PERSON = new_game(seed=3)
 AFTER = PERSON.apply(Advance())
+TOP = max(LEVELS)  # the level that thinks in seconds, and so ponders
 
 
 async def _pondering(runner: AIRunner, seconds: float) -> asyncio.Future[tuple[str | None, int]]:
-    """Start the runner's pool, then let level 5 ponder the person's turn for ``seconds``."""
+    """Start the runner's pool, then let the top level ponder the person's turn for ``seconds``."""
     await runner.choose(PERSON.to_text(), 2, 1)
-    pondering = runner.ponder(PERSON.to_text(), 5, "g")
+    pondering = runner.ponder(PERSON.to_text(), TOP, "g")
     assert pondering is not None and runner.ponder_count == 1
     await asyncio.sleep(seconds)
     return pondering
@@ -31,12 +33,12 @@ def test_the_positions_are_the_persons_turn_and_then_the_ais() -> None:
     assert PERSON.current_player == 0 and AFTER.current_player == 1
 
 
-def test_level5_answers_from_the_tree_it_grew_on_the_persons_time() -> None:
+def test_the_top_level_answers_from_the_tree_it_grew_on_the_persons_time() -> None:
     async def main() -> None:
         runner = AIRunner(1)
         try:
             pondering = await _pondering(runner, 1.0)
-            move = await runner.choose(AFTER.to_text(), 5, 7, "g")
+            move = await runner.choose(AFTER.to_text(), TOP, 7, "g")
             assert _legal_after(move) and runner.ponder_hits == 1
             answered, iterations = pondering.result()
             assert answered == move and iterations > 0
@@ -59,7 +61,7 @@ def test_any_other_request_stops_pondering_first() -> None:
             assert _legal_after(await runner.choose(AFTER.to_text(), 3, 7, "g"))
             assert runner.ponder_hits == 0
             runner.ponders = False  # pondering turned off (--no-ponder)
-            assert runner.ponder(PERSON.to_text(), 5, "g") is None
+            assert runner.ponder(PERSON.to_text(), TOP, "g") is None
         finally:
             runner.close()
 
@@ -70,9 +72,9 @@ def test_a_level_that_thinks_in_iterations_does_not_ponder_and_close_stops_a_pon
     async def main() -> None:
         runner = AIRunner(1)
         await runner.choose(PERSON.to_text(), 2, 1)
-        assert all(runner.ponder(PERSON.to_text(), n, "g") is None for n in (1, 2, 3, 4))
+        assert all(runner.ponder(PERSON.to_text(), n, "g") is None for n in LEVELS[:-1])
         assert runner.ponder_count == 0
-        pondering = runner.ponder(PERSON.to_text(), 5, "g")
+        pondering = runner.ponder(PERSON.to_text(), TOP, "g")
         assert pondering is not None
         await asyncio.sleep(0.5)
         await asyncio.to_thread(runner.close)  # returns once the worker has stopped

@@ -348,7 +348,7 @@ def test_solo_records_round_trip_and_replay_automa(tmp_path: Path) -> None:
         g.push(move)
     record = g.to_record()
     d = record.to_dict()
-    assert d["version"] == 2 and d["rules"]["solo"]["deck"] == "tactical"
+    assert d["version"] == 3 and d["rules"]["solo"]["deck"] == "tactical"
     assert "automa_seed" in d["setup"]
     for name in ("r.json", "r.txt"):
         record.save(tmp_path / name)

@@ -275,7 +275,7 @@ def test_seats_and_language_are_optional_record_keys_from_version_2(tmp_path: Pa
     assert plain.to_dict()["version"] == 1 and "seats" not in plain.to_dict()
     record = pw.Record.from_game(game, seats=("human", "level3"), language="fi")
     d = record.to_dict()
-    assert d["version"] == 2 and d["seats"] == ["human", "level3"] and d["language"] == "fi"
+    assert d["version"] == 3 and d["seats"] == ["human", "level3"] and d["language"] == "fi"
     for name in ("r.json", "r.txt"):
         record.save(tmp_path / name)
         back = pw.Record.load(tmp_path / name)
@@ -293,7 +293,7 @@ def test_seats_and_language_are_optional_record_keys_from_version_2(tmp_path: Pa
         ({"version": 2, "seats": ["human"]}, "seats must be a list of two kinds"),
         ({"version": 2, "seats": ["human", ""]}, "seats must be a list of two kinds"),
         ({"version": 2, "language": 7}, "language must be a language code"),
-        ({"version": 3}, "record version 3 is not supported"),
+        ({"version": 4}, "record version 4 is not supported"),
     ],
 )
 def test_bad_seats_or_language_are_refused(change: dict[str, object], message: str) -> None:

@@ -7,11 +7,12 @@ import math
 
 import pytest
 
+from patchwork.ai.levels import LEVELS, former
 from patchwork.server.ratings import glicko2
 from patchwork.server.ratings.glicko2 import Game, Rating
 from patchwork.server.ratings.rating import (
     AI_RD,
-    LEVEL1_RATING,
+    ANCHOR_RATING,
     LEVEL_RATINGS,
     MEASURED_WIN_RATES,
     elo_difference,
@@ -81,14 +82,17 @@ def test_outcomes_are_symmetric() -> None:
 
 
 def test_the_ai_ladder_comes_from_the_measured_win_rates() -> None:
-    assert LEVEL_RATINGS[1] == LEVEL1_RATING == 800
+    assert LEVEL_RATINGS[former(1)] == ANCHOR_RATING == 800  # the former beginner keeps 800
     levels = sorted(LEVEL_RATINGS)
-    assert levels == [1, 2, 3, 4, 5]
+    assert levels == list(LEVELS)
     steps = [LEVEL_RATINGS[n] - LEVEL_RATINGS[n - 1] for n in levels[1:]]
     assert all(step > 0 for step in steps)  # monotone
     assert steps == [pytest.approx(elo_difference(MEASURED_WIN_RATES[n])) for n in levels[1:]]
-    # README "Strength": level2 vs level1 85.0% is +301, level3 vs level2 97.5% is +636.
-    assert round(elo_difference(0.85)) == 301 and round(elo_difference(0.975)) == 636
-    assert [round(LEVEL_RATINGS[n]) for n in levels] == [800, 1101, 1738, 2232, 2501]
-    assert level_ratings({2: 0.5, 3: 0.5, 4: 0.5, 5: 0.5}, 1000) == dict.fromkeys(levels, 1000)
+    # docs/strength.md "Strength": level 2 won 65.0% against level 1, +108.
+    assert round(elo_difference(0.65)) == 108 and round(LEVEL_RATINGS[1]) == 692
+    assert [round(LEVEL_RATINGS[n]) for n in levels] == [
+        692, 800, 889, 1049, 1213, 1418, 1561, 1684, 1875, 2080, 2195, 2314, 2451,
+    ]  # fmt: skip
+    evens = dict.fromkeys(levels[1:], 0.5)
+    assert level_ratings(evens, 1000) == dict.fromkeys(levels, 1000)
     assert AI_RD == 60

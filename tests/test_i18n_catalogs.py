@@ -186,7 +186,7 @@ CODE = re.compile(
     r"|\b[rf](?:0|90|180|270)\b"  # orientations
     r"|\b[a-i][1-9]\b"  # squares
     r"|\b[a-i]-[a-i]\b|\b1-9\b|\b1-3\b|1 2 3"  # ranges of squares and keys
-    r"|level\d|\b\d+(?:\.\d+){3}\b"  # agent names, addresses
+    r"|level\d+|\b\d+(?:\.\d+){3}\b"  # agent names, addresses
     r"|'moves 17'|moves 17|\S+://\S+"  # a typed command, URLs
 )
 

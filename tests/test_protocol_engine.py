@@ -45,7 +45,7 @@ def test_handshake_names_the_engine_and_declares_every_option() -> None:
     assert set(options) == {
         "Level", "Threads", "Hash", "Edition", "Rotation", "Flip", "Seed", "MoveOverhead"
     }  # fmt: skip
-    assert options["Level"].choices == ("level1", "level2", "level3", "level4", "level5")
+    assert options["Level"].choices == tuple(f"level{n}" for n in range(1, 14))
     assert options["Edition"].choices == ("revised", "original")
     assert options["Hash"].type == "spin" and options["Hash"].min == 1
 
@@ -55,7 +55,7 @@ def test_handshake_names_the_engine_and_declares_every_option() -> None:
     [
         ("frobnicate", "unknown command 'frobnicate'"),
         ("setoption name Colour value red", "no option 'Colour'"),
-        ("setoption name Level value level9", "one of level1"),
+        ("setoption name Level value level14", "one of level1"),
         ("setoption name Threads value many", "whole number"),
         ("setoption value 3", "setoption name NAME"),
         ("position", "give 'seed N'"),
@@ -150,7 +150,7 @@ def test_show_and_legal_report_what_the_rules_engine_says() -> None:
 
 def test_go_reports_info_and_a_legal_bestmove() -> None:
     session = Session()
-    session.send("setoption name Level value level3", "setoption name Seed value 5")
+    session.send("setoption name Level value level8", "setoption name Seed value 5")
     assert session.send("isready") == ["readyok"]
     session.send("position seed 4 moves A", "go iterations 300")
     lines = session.wait_for("bestmove")
@@ -168,7 +168,7 @@ def test_go_reports_info_and_a_legal_bestmove() -> None:
 
 def test_go_infinite_runs_until_stop_and_nothing_else_may_change_meanwhile() -> None:
     session = Session()
-    session.send("setoption name Level value level3", "position seed 2", "go infinite")
+    session.send("setoption name Level value level8", "position seed 2", "go infinite")
     time.sleep(0.3)
     busy = session.send("go", "position seed 3", "setoption name Seed value 1", "newgame")
     assert all("not while searching" in x or "already searching" in x for x in busy)
@@ -182,7 +182,7 @@ def test_go_infinite_runs_until_stop_and_nothing_else_may_change_meanwhile() -> 
 
 def test_a_plain_go_uses_the_level_and_levels_without_search_answer_at_once() -> None:
     session = Session()
-    session.send("setoption name Level value level2", "position seed 9", "go")
+    session.send("setoption name Level value level4", "position seed 9", "go")
     lines = session.wait_for("bestmove", timeout=120)  # a bound: cold caches are slow
     assert lines[-1].split()[1] in {str(m) for m in pw.new_game(seed=9).legal_moves()}
 
@@ -221,7 +221,7 @@ def test_info_lines_round_trip() -> None:
 
 
 def test_our_engine_plays_a_full_game_against_itself_through_the_protocol() -> None:
-    with Engine.popen(ENGINE, options={"Level": "level3", "Seed": 11}) as engine:
+    with Engine.popen(ENGINE, options={"Level": "level8", "Seed": 11}) as engine:
         assert engine.name == "patchwork-game" and engine.version == pw.__version__
         assert "level" in engine.options and engine.protocol == "1"
         game = pw.Game(pw.new_game(seed=12))
@@ -239,7 +239,7 @@ def test_our_engine_plays_a_full_game_against_itself_through_the_protocol() -> N
         assert len(infos) >= 2 and infos == report.infos  # progress, then the final line
         with pytest.raises(EngineError, match="game is over"):
             engine.play(game.state)
-        engine.set_option("Level", "level2")
+        engine.set_option("Level", "level4")
         engine.new_game()
         engine.is_ready()
         assert engine.play(pw.new_game(seed=14)) in pw.new_game(seed=14).legal_moves()
@@ -324,7 +324,7 @@ def test_a_broken_engine_is_not_used_again() -> None:
 def test_go_ponder_thinks_until_ponderhit_then_answers_on_the_clock() -> None:
     session = Session()
     session.send(
-        "setoption name Level value level4", "position seed 4 moves A", "go movetime 300 ponder"
+        "setoption name Level value level11", "position seed 4 moves A", "go movetime 300 ponder"
     )
     time.sleep(0.5)
     assert not [x for x in session.new_lines() if x.startswith("bestmove")]  # pondering
@@ -339,7 +339,7 @@ def test_go_ponder_thinks_until_ponderhit_then_answers_on_the_clock() -> None:
 
 def test_stop_while_pondering_answers_the_pondered_move() -> None:
     session = Session()
-    session.send("setoption name Level value level4", "position seed 6", "go ponder")
+    session.send("setoption name Level value level11", "position seed 6", "go ponder")
     time.sleep(0.3)
     session.send("stop")
     lines = session.wait_for("bestmove")

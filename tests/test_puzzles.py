@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import patchwork as pw
-from patchwork.ai.levels import level
+from patchwork.ai.levels import former, level
 from patchwork.engine import IllegalMoveError, InvalidMoveError
 from patchwork.puzzles import THEMES, Puzzle, choice, daily, outcomes, search_proof, starter
 from patchwork.puzzles.find import GAP, MOST_ANSWERS, NEAR_END
@@ -113,7 +113,7 @@ def assert_searched(p: Puzzle) -> None:
     assert best.win >= search_proof.LEAST_WIN
     assert best.win - rival.win >= search_proof.WIN_GAP
     assert p.gap >= search_proof.MARGIN_GAP and p.margin == round(p.search.moves[p.line[0]].margin)
-    quick = level(4, seed=1, limit=pw.ai.Limit(iterations=20_000)).choose(state)
+    quick = level(former(4), seed=1, limit=pw.ai.Limit(iterations=20_000)).choose(state)
     assert choice(quick) == choice(p.answers[0]), p.id
 
 
@@ -189,8 +189,9 @@ def test_the_daily_order_keeps_the_first_sets_days() -> None:
 
 
 def store_game(store: object, seed: int, flawed: tuple[int, ...] | None = None) -> str:
-    """A game between AI levels 1 and 2 played to its end and stored as the server stores a
-    finished game, with a review classing the moves ``flawed`` blunders (None: no review)."""
+    """A game between the former AI levels 1 and 2 played to its end and stored as the server
+    stores a finished game, with a review classing the moves ``flawed`` blunders (None: no
+    review)."""
     from patchwork.server.games.changes import finish
     from patchwork.server.games.creation import new_game_data
     from patchwork.server.games.live import start_state
@@ -199,9 +200,9 @@ def store_game(store: object, seed: int, flawed: tuple[int, ...] | None = None) 
     from patchwork.server.storage.store import AddMoves, AddReview, InsertGame, Store
 
     assert isinstance(store, Store)
-    data = new_game_data(CreateGame(mode="ai", level=1, seed=seed)).data
+    data = new_game_data(CreateGame(mode="ai", level=former(1), seed=seed)).data
     game = start_state(data)
-    agents = (level(1, seed=seed), level(2, seed=seed))
+    agents = (level(former(1), seed=seed), level(former(2), seed=seed))
     while (mover := game.state.current_player) is not None:
         game.push(agents[mover].choose(game.state))
     data.update(finish(game.state, "finished", game.state.winner()))

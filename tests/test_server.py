@@ -403,7 +403,7 @@ def test_undo_hint_analysis_resign_and_rematch_against_the_ai(server: ServerProc
 
 
 def test_a_thinking_ai_blocks_no_other_game(server: ServerProcess) -> None:
-    ai = server.create(mode="ai", level=5)  # thinks five seconds a move
+    ai = server.create(mode="ai", level=13)  # thinks five seconds a move
     other = server.create(mode="local")
     with (
         server.client(ai["game_id"], ai["token"]) as thinking,
@@ -418,9 +418,9 @@ def test_a_thinking_ai_blocks_no_other_game(server: ServerProcess) -> None:
         assert answer["server_time"] > done_at
 
 
-def test_level5_thinks_on_the_persons_time(server: ServerProcess) -> None:
+def test_the_top_level_thinks_on_the_persons_time(server: ServerProcess) -> None:
     before = server.get("/healthz").json()
-    ai = server.create(mode="ai", level=5)
+    ai = server.create(mode="ai", level=13)
     with server.client(ai["game_id"], ai["token"]) as c:
         game = ai["game"]
         for turn in range(2):  # twice the person advances past the AI, which answers
@@ -633,8 +633,8 @@ def test_sigkill_mid_game_loses_nothing(server: ServerProcess) -> None:
     a, b = server.client(gid, t0), server.client(gid, t1)
     game = play_between({0: a, 1: b}, random.Random(6), 6)
     acked = [h["move"] for h in game["history"]]
-    # Level 5 thinks for five seconds: the server dies while the AI is thinking.
-    ai = server.create(mode="ai", level=5)
+    # The top level thinks for five seconds: the server dies while the AI is thinking.
+    ai = server.create(mode="ai", level=13)
     with server.client(ai["game_id"], ai["token"]) as c:
         assert c.move(legal_moves(ai["game"])[0])["type"] == "ack"
         server.kill()

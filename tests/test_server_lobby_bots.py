@@ -20,7 +20,7 @@ pytest.register_assert_rewrite("server_fixtures")
 from sqlalchemy import update  # noqa: E402
 
 from patchwork.ai.levels import DESCRIPTIONS, LEVELS  # noqa: E402
-from patchwork.server.ratings.rating import LEVEL_RATINGS  # noqa: E402
+from patchwork.server.ratings.rating import LEVEL_RATINGS, nearest_level  # noqa: E402
 from patchwork.server.storage.models import users  # noqa: E402
 from patchwork.server.storage.store import Store  # noqa: E402
 from server_fixtures import (  # noqa: E402
@@ -74,18 +74,17 @@ def play(lobby: Lobby, level: int, **fields: Any) -> dict[str, Any]:
     return reply
 
 
-def test_a_fresh_lobby_lists_the_five_bots_with_their_ratings(server: ServerProcess) -> None:
+def test_a_fresh_lobby_lists_every_level_as_a_bot_with_its_rating(server: ServerProcess) -> None:
     with Lobby(server) as guest:
         welcome = guest.welcome
         assert welcome is not None and welcome["seeks"] == []
         bots = welcome["bots"]
         assert [b["level"] for b in bots] == list(LEVELS)
-        assert [b["rating"] for b in bots] == [800, 1101, 1738, 2232, 2501]
         assert [b["rating"] for b in bots] == [round(LEVEL_RATINGS[n]) for n in LEVELS]
         assert [b["name"] for b in bots] == [f"AI level {n}" for n in LEVELS]
         assert [b["description"] for b in bots] == [DESCRIPTIONS[n] for n in LEVELS]
         assert not any(b["rated"] for b in bots)  # a guest plays them casual
-        assert welcome["you"]["nearest_bot"] == 3  # a guest counts as 1500: 1738 is nearest
+        assert welcome["you"]["nearest_bot"] == nearest_level(1500)  # a guest counts as 1500
         assert welcome["bot_offer_after"] == 20
 
 
@@ -108,7 +107,7 @@ def test_a_bot_game_is_rated_while_the_player_has_met_no_people(server: ServerPr
     cookie, user_id = sign_up(server)
     with Lobby(server, cookie) as ann:
         assert ann.welcome is not None and all(b["rated"] for b in ann.welcome["bots"])
-        assert ann.welcome["you"]["nearest_bot"] == 3  # 1500
+        assert ann.welcome["you"]["nearest_bot"] == nearest_level(1500)
         rated = play(ann, 2)
         casual = play(ann, 2, rated=False)  # the player may ask for a casual one
     assert rated["rated"] is True and server.game(rated["game_id"])["rated"] is True
@@ -176,7 +175,7 @@ def test_bot_games_from_one_address_are_limited(backend: str, tmp_path: Path) ->
     ("message", "words"),
     [
         ({"type": "play_bot", "level": 0}, "level: Input should be greater than or equal to 1"),
-        ({"type": "play_bot", "level": 6}, "level: Input should be less than or equal to 5"),
+        ({"type": "play_bot", "level": 14}, "level: Input should be less than or equal to 13"),
         ({"type": "play_bot", "level": "3"}, "level: Input should be a valid integer"),
         ({"type": "play_bot", "level": 3.0}, "level: Input should be a valid integer"),
         ({"type": "play_bot"}, "level: Field required"),

@@ -24,8 +24,8 @@ def _tree(server: ServerProcess) -> dict[int, str]:
 
 
 def _with_search_pool(server: ServerProcess) -> dict[int, str]:
-    """The server's processes, once they include a searcher's pool (level 5 has one). A new
-    AI worker loads the compiled engine first: on a loaded two-core machine (the suite runs
+    """The server's processes, once they include a searcher's pool (the top level has one). A
+    new AI worker loads the compiled engine first: on a loaded two-core machine (the suite runs
     on two processes) that took over 20 s once, so the wait is generous."""
     deadline = time.monotonic() + 60
     while True:
@@ -42,7 +42,7 @@ def _assert_all_end(tree: dict[int, str]) -> None:
 
 
 def _level_five_game(server: ServerProcess) -> tuple[str, str, dict[str, object]]:
-    created = server.create(mode="ai", level=5)  # level 5 searches with a pool of its own
+    created = server.create(mode="ai", level=13)  # the top level searches with a pool of its own
     return created["game_id"], created["token"], created["game"]
 
 

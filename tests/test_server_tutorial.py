@@ -20,7 +20,7 @@ from patchwork.i18n import translator  # noqa: E402
 from patchwork.server.common.config import Settings  # noqa: E402
 from patchwork.server.http.app import create_app  # noqa: E402
 from patchwork.tutorial import LESSONS, Progress, attempt, begin, replay  # noqa: E402
-from patchwork.tutorial.course import meets  # noqa: E402
+from patchwork.tutorial.course import OPPONENT_LEVEL, meets  # noqa: E402
 from patchwork.tutorial.lessons import COUNTING  # noqa: E402
 from server_fixtures import ServerProcess  # noqa: E402
 
@@ -74,7 +74,10 @@ def test_every_lesson_driven_to_its_end_through_the_api(server: ServerProcess) -
     assert view["title"] == LESSONS[0].title and view["task"] == LESSONS[0].steps[0].task
     board = view["board"]
     assert board["id"] == "tutorial" and board["moves"] == [] and board["status"] == "active"
-    assert [(s["kind"], s["level"]) for s in board["seats"]] == [("human", None), ("ai", 1)]
+    assert [(s["kind"], s["level"]) for s in board["seats"]] == [
+        ("human", None),
+        ("ai", OPPONENT_LEVEL),
+    ]
     # A legal move that does not meet the lesson: its hint, and nothing played.
     wrong = chosen(view["progress"], meeting=False)
     assert wrong is not None
@@ -122,7 +125,7 @@ def test_the_finished_course_is_stored_once_as_a_game_to_review(server: ServerPr
     assert (game["status"], game["mode"], game["rated"]) == ("finished", "ai", False)
     assert [(s["kind"], s["name"], s["account"]) for s in game["seats"]] == [
         ("human", "Player 1", False),
-        ("ai", "AI level 1", False),
+        ("ai", f"AI level {OPPONENT_LEVEL}", False),
     ]
     assert [e["move"] for e in game["history"]] == moves and game["version"] == len(moves) + 1
     end = replay(moves).state

@@ -217,7 +217,7 @@ def test_the_engine_answers_a_public_solo_position_with_a_move_for_the_person(
     session = Session()
     try:
         assert (
-            session.send("setoption name Level value level3", "setoption name Seed value 3") == []
+            session.send("setoption name Level value level8", "setoption name Seed value 3") == []
         )
         assert session.send(f"position text {text}") == []
         shown = session.send("show")
@@ -229,8 +229,8 @@ def test_the_engine_answers_a_public_solo_position_with_a_move_for_the_person(
         assert answer[-1].startswith("bestmove ")
         move = pw.Move.parse(answer[-1].split()[1], state)
         assert state.is_legal(move)
-        level2 = session.send("setoption name Level value level2", f"position text {text}")
-        assert level2 == []
+        level4 = session.send("setoption name Level value level4", f"position text {text}")
+        assert level4 == []
         answer = session.search("go")
         assert state.is_legal(pw.Move.parse(answer[-1].split()[1], state))
     finally:
@@ -346,7 +346,7 @@ def test_the_host_hands_an_engine_only_the_public_form(tmp_path: Path) -> None:
 
 def test_our_engine_plays_a_solo_game_over_real_pipes(compiled_code_cached: None) -> None:
     game = pw.Game(solo_game(8, level=4, deck="tactical"))
-    with Engine.popen(ENGINE, options={"Level": "level3", "Seed": 2}) as engine:
+    with Engine.popen(ENGINE, options={"Level": "level8", "Seed": 2}) as engine:
         for _ in range(6):
             game.push(engine.play(game.state, Limit(iterations=40)))
     record = game.to_record(players=("engine", "Automa"))

@@ -389,7 +389,7 @@ def test_main_rejects_a_folder_as_output(
 def test_main_help_exits_zero(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--help"]) == 0
     out = capsys.readouterr().out
-    assert "patchwork tournament" in out and "rounded up" in out and "level5" in out
+    assert "patchwork tournament" in out and "rounded up" in out and "level13" in out
 
 
 def test_run_tournament_rejects_bad_input() -> None:

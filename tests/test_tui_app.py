@@ -595,11 +595,11 @@ def test_a_timed_ai_thinks_on_your_time() -> None:
     time.sleep(0.3)
     assert int(timed._tree.visits[timed._tree.root]) == visits  # no search goes on
 
-    async def level4(pilot: Pilot[None], app: PatchworkApp) -> None:
+    async def level11(pilot: Pilot[None], app: PatchworkApp) -> None:
         await pilot.pause(0.3)
-        assert app.game_screen.pondering is None
+        assert app.game_screen.pondering is None  # set in iterations: it never ponders
 
-    play(make_app(("human", "level4"), seed=3), level4)
+    play(make_app(("human", "level11"), seed=3), level11)
 
 
 # -- records ------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from textual.widgets import Button
 import patchwork as pw
 from patchwork import i18n
 from patchwork.ai import SearchResult
+from patchwork.ai.levels import DEFAULT_LEVEL
 from patchwork.i18n import fmt, pgettext
 from patchwork.tui import describe, panels
 from patchwork.tui.app import PatchworkApp, build_parser, setup
@@ -279,7 +280,7 @@ def test_load_resumes_with_the_saved_seats_names_and_language(tmp_path: Path) ->
     path = tmp_path / "game.json"
     record = saved_game(path, ("level3", "human"), "fi")
     assert record.seats == ("level3", "human") and record.language == "fi"
-    assert json.loads(path.read_text("utf-8"))["version"] == 2
+    assert json.loads(path.read_text("utf-8"))["version"] == 3
     session, options = setup(build_parser().parse_args(["--load", str(path)]))
     assert [s.kind for s in session.seats] == ["level3", "human"]
     assert options.human_seat == 1 and i18n.base_language(i18n.language()) == "fi"
@@ -315,9 +316,10 @@ def test_an_old_record_loads_with_the_command_line_seats(tmp_path: Path) -> None
     game.to_record(players=("Ann", "level2")).save(path)
     assert json.loads(path.read_text("utf-8"))["version"] == 1
     session, _options = setup(build_parser().parse_args(["--load", str(path)]))
-    assert [s.kind for s in session.seats] == ["human", "level2"]
+    assert [s.kind for s in session.seats] == ["human", f"level{DEFAULT_LEVEL}"]
     # A person's name from the record is shown as it is; an agent is named by what it is.
-    assert session.seats[0].label(0) == "Ann" and session.seats[1].label(1) == "AI level 2"
+    assert session.seats[0].label(0) == "Ann"
+    assert session.seats[1].label(1) == f"AI level {DEFAULT_LEVEL}"
     assert describe.turn_text(session.state, session.seats).startswith("Ann to move")
 
 

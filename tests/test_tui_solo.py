@@ -21,6 +21,7 @@ from textual.widgets import RichLog
 
 import patchwork as pw
 from patchwork import i18n
+from patchwork.ai.levels import DEFAULT_LEVEL
 from patchwork.engine.automa import Automa
 from patchwork.tui import colours, panels, solo, text
 from patchwork.tui.app import PatchworkApp, build_parser, main, setup
@@ -319,7 +320,7 @@ def test_save_and_resume_a_solo_game(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
     play(solo_app("--solo", "3", "--deck", "tactical", "--seed", "5"), first)
     d = json.loads((tmp_path / "solo.json").read_text("utf-8"))
-    assert d["version"] == 2 and d["rules"]["solo"] == {
+    assert d["version"] == 3 and d["rules"]["solo"] == {
         "level": 3,
         "deck": "tactical",
         "takes_specials": False,
@@ -360,7 +361,7 @@ def test_save_and_resume_a_solo_game(tmp_path: Path, monkeypatch: pytest.MonkeyP
         await pilot.press("l")
         await type_path(pilot, "two.json")
         await settle(pilot, app)
-        assert [s.kind for s in app.session.seats] == [HUMAN, "level2"]
+        assert [s.kind for s in app.session.seats] == [HUMAN, f"level{DEFAULT_LEVEL}"]
         assert app.session.state.automa is None and "level 3, Fellow" not in screen_text(app)
 
     play(make_app(seed=1), loaded)

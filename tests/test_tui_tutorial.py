@@ -29,7 +29,7 @@ from patchwork.tui.screens import EndScreen, HelpScreen, NewGameScreen, PathScre
 from patchwork.tui.tutorial import TutorialSession, open_course
 from patchwork.tui.tutorial_screen import LessonScreen, TutorialScreen, heading, panel_text
 from patchwork.tutorial import LESSONS, Progress, begin, replay
-from patchwork.tutorial.course import meets
+from patchwork.tutorial.course import OPPONENT_LEVEL, meets
 from patchwork.tutorial.lessons import BACK, COUNTING, JUMPED, WAITING
 from test_i18n import catalog
 from test_tui_app import (
@@ -196,7 +196,11 @@ def test_every_lesson_by_keys_across_two_runs_then_the_count_and_the_review(
         # The final count: the end dialog, with the words of the count and each score.
         assert isinstance(app.screen, EndScreen)
         shown = screen_text(app)
-        assert _short(COUNTING) in shown and "You: " in shown and "AI level 1: " in shown
+        assert (
+            _short(COUNTING) in shown
+            and "You: " in shown
+            and f"AI level {OPPONENT_LEVEL}: " in shown
+        )
         assert "your first game review" in shown
         await pilot.press("enter")  # on to the review, opened for the learner
         assert isinstance(app.screen, ReviewScreen)
@@ -288,7 +292,7 @@ def test_the_play_app_offers_the_lessons_and_a_game_of_ones_own_after_them() -> 
         assert isinstance(app.game_screen, TutorialScreen) and app.screen.is_modal
         await close_lesson(pilot, app)
         assert "Lesson 1 of 9" in screen_text(app)
-        await pilot.press("N", "home", "enter")  # "You against AI level 1"
+        await pilot.press("N", "home", "enter")  # "You against AI level 1: ..."
         await pilot.pause()
         assert type(app.screen) is GameScreen and app.screen is app.game_screen
         assert "Lesson" not in screen_text(app) and not isinstance(app.session, TutorialSession)

@@ -18,8 +18,10 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from conftest import SERVER_ARGS, TIMEOUT_MS, game_id, shot, view, watch_errors
 from patchwork.ai.levels import LEVELS
-from patchwork.server.ratings.rating import LEVEL_RATINGS
+from patchwork.server.ratings.rating import LEVEL_RATINGS, nearest_level
 from server_fixtures import ServerProcess
+
+NEAR = nearest_level(1500)  # the bot offered to a new account (and to a guest)
 
 PASSWORD = "quilted-squares-9"
 
@@ -83,13 +85,13 @@ def test_bots_are_always_there_and_offered_when_nobody_comes(
             expect(row.get_by_role("button", name=f"Play AI level {n}")).to_be_enabled()
         shot(ann, "lobby-bots")
 
-        # Play someone now (casual): a countdown, then the nearest bot (1500: level 3).
+        # Play someone now (casual): a countdown, then the bot nearest her 1500.
         ann.uncheck("#quick-rated")
         ann.click("#quick-play")
         expect(ann.locator("#bot-offer .countdown")).to_contain_text("offered in")
         offer = ann.locator("#bot-offer .bot-offer")
         expect(offer).to_contain_text(
-            f"No one yet. Play AI level 3 ({round(LEVEL_RATINGS[3])}) instead?"
+            f"No one yet. Play AI level {NEAR} ({round(LEVEL_RATINGS[NEAR])}) instead?"
         )
         expect(offer.locator(".tag")).to_have_text("Casual")
         shot(ann, "lobby-bot-offer")
@@ -116,9 +118,9 @@ def test_bots_are_always_there_and_offered_when_nobody_comes(
         g = view(server, game_id(ann))
         assert g["mode"] == "ai" and g["rated"] is True
         kinds = {s["kind"]: s for s in g["seats"]}
-        assert kinds["ai"]["level"] == 3 and kinds["human"]["name"] == name
+        assert kinds["ai"]["level"] == NEAR and kinds["human"]["name"] == name
         assert kinds["human"]["account"] is True
-        expect(ann.locator("body")).to_contain_text("AI level 3")
+        expect(ann.locator("body")).to_contain_text(f"AI level {NEAR}")
         assert not errors, errors
     finally:
         ann_ctx.close()

@@ -115,7 +115,7 @@ def test_the_persian_how_to_play_page(persian: Page, web_server: ServerProcess) 
     page.wait_for_function("document.documentElement.lang === 'fa'")
     # The levels as the server describes them (in English), read from the Persian catalog.
     start = page.inner_text("main")
-    assert "مثل یک بازیکن باشگاهی" in start and "club player" not in start
+    assert "یک بازیکن باشگاهی: چند نوبت" in start and "club player" not in start
     # The header links to the rules in the page's language, in a new tab.
     link = page.locator("a.howto-link")
     assert link.inner_text() == "آموزش بازی"

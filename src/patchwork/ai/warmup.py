@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 from ..engine import Rules, State, new_game
 from . import endgame
-from .levels import level
+from .levels import LEVELS, level
 from .limit import Limit
 from .search import MCTSAgent
 
@@ -56,11 +56,12 @@ def warm_up_engine(rules: Rules | None = None) -> State:
 
 
 def warm_up_levels(rules: Rules | None = None) -> None:
-    """The agents that do not search: the playout policy (level 1) and the one-move look-ahead
-    (level 2)."""
+    """The levels that do not search: the playout policy and the one-move look-ahead."""
     state = new_game(seed=0, rules=rules)
-    level(1, seed=0).choose(state)
-    level(2, seed=0).choose(state)
+    for n in LEVELS:
+        agent = level(n, seed=0)
+        if not isinstance(agent, MCTSAgent):
+            agent.choose(state)
 
 
 def near_end_position(rules: Rules, seed: int = 0) -> State:

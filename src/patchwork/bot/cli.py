@@ -62,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("a program speaking the engine protocol (one argument; each game starts its own)"),
     )
     who.add_argument(
-        "--agent", metavar="NAME", help=_("a built-in agent instead (level1 .. level5, random...)")
+        "--agent", metavar="NAME", help=_("a built-in agent instead (level1 .. level13, random...)")
     )
     p.add_argument("--config", metavar="FILE", help=_("the bot's settings (TOML)"))
     p.add_argument(

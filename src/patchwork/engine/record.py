@@ -25,10 +25,13 @@ from .rules import Rules
 from .state import State, check_circle, new_game
 
 FORMAT = "patchwork-record"
-VERSION = 2  # version 2 adds the optional keys SEAT_KEYS; records without them stay version 1
-VERSIONS = (1, 2)
-# A solo game (rules.solo, setup.automa_seed) is written as version 2: a reader from before
-# solo play refuses it by its unknown rules option, and two-player records stay as they were.
+VERSION = 3  # version 2 adds the optional keys SEAT_KEYS; records without them stay version 1
+VERSIONS = (1, 2, 3)
+# Version 3 changes what the seats' AI levels mean: "level7" is level 7 of the current
+# ladder. In a version 2 record "levelN" is the former five-level ladder's (the front end
+# that seats agents reads it so: ai.levels.FORMER_LEVELS).
+# A solo game (rules.solo, setup.automa_seed) is written as version 2 or later: a reader
+# from before solo play refuses it by its unknown rules option.
 TERMINATIONS = ("finished", "resigned", "time", "abandoned")
 SEAT_KEYS = ("seats", "language")  # who played each seat and in which language (optional)
 KEYS = (
@@ -37,7 +40,7 @@ KEYS = (
 )  # fmt: skip
 RESULT_KEYS = ("termination", "winner", "scores", "reason")
 TAGS = (
-    "Event", "Date", "Player0", "Player1", "Seat0", "Seat1", "Language", "Edition",
+    "Event", "Date", "Version", "Player0", "Player1", "Seat0", "Seat1", "Language", "Edition",
     "Rotation", "Flip", "Automa", "AutomaSeed", "Circle", "FirstPlayer", "Position",
     "Termination", "Winner",
     "Scores", "Reason",
@@ -106,6 +109,7 @@ class Record:
     event: str = ""
     seats: tuple[str, str] | None = None
     language: str | None = None
+    version: int = field(default=VERSION, compare=False)  # the version it was read from
 
     # -- building -------------------------------------------------------------------------
 
@@ -205,7 +209,8 @@ class Record:
         return copy.deepcopy(
             {
                 "format": FORMAT,
-                "version": VERSION if extra or self.rules.solo else 1,
+                # A record read as version 2 keeps it: its seats name the former ladder.
+                "version": max(self.version, 2) if extra or self.rules.solo else 1,
                 "event": self.event,
                 "date": self.date,
                 "players": list(self.players),
@@ -230,7 +235,7 @@ class Record:
         version = d.get("version", VERSION)
         if isinstance(version, bool) or version not in VERSIONS:
             raise InvalidRecordError(
-                f"record version {version!r} is not supported (this reads versions 1 and 2)"
+                f"record version {version!r} is not supported (this reads versions 1 to 3)"
             )
         rules_d = d.get("rules", {})
         if version == 1 and isinstance(rules_d, dict) and "solo" in rules_d:
@@ -277,6 +282,7 @@ class Record:
             event=d.get("event", ""),
             seats=None if seats is None else (seats[0], seats[1]),
             language=language,
+            version=version,
         )
         game = record.replay()
         record.moves = [str(m) for m in game.moves]  # one spelling: the notation's own
@@ -301,8 +307,12 @@ class Record:
             ("Player0", self.players[0]),
             ("Player1", self.players[1]),
         ]
-        if self.seats is not None:
-            tags += [("Seat0", self.seats[0]), ("Seat1", self.seats[1])]
+        if self.seats is not None:  # the version says which ladder their levels are
+            tags += [
+                ("Version", str(max(self.version, 2))),
+                ("Seat0", self.seats[0]),
+                ("Seat1", self.seats[1]),
+            ]
         if self.language is not None:
             tags.append(("Language", self.language))
         tags += [
@@ -427,6 +437,11 @@ class Record:
         extra: dict[str, Any] = {}
         if "Seat0" in tags or "Seat1" in tags:
             extra["seats"] = [tags.get("Seat0", ""), tags.get("Seat1", "")]
+            extra["version"] = 2  # seats before the Version tag: the former ladder's
+        if "Version" in tags:
+            if tags["Version"] not in [str(v) for v in VERSIONS]:
+                raise InvalidRecordError(f"record version {tags['Version']!r} is not supported")
+            extra["version"] = int(tags["Version"])
         if "Language" in tags:
             extra["language"] = tags["Language"]
         record = cls.from_dict(

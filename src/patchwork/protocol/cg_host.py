@@ -332,9 +332,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("bot", metavar="BOT_COMMAND", help="the bot's command line (one argument)")
     p.add_argument(
         "--vs",
-        default="level3",
+        default="level8",
         metavar="OPPONENT",
-        help="an agent name, cmd:OTHER_BOT or engine:COMMAND (default level3)",
+        help="an agent name, cmd:OTHER_BOT or engine:COMMAND (default level8)",
     )
     p.add_argument(
         "--seat",

@@ -19,6 +19,7 @@ from typing import IO
 
 from .. import __version__
 from ..ai import Agent, Limit, MCTSAgent, SearchResult, get_agent
+from ..ai import levels as ai_levels
 from ..ai import search as search_module
 from ..ai.warmup import warm_up_search
 from ..engine import PatchworkError, Rules, State, new_game
@@ -42,12 +43,12 @@ from .engine_protocol import (
 NAME = "patchwork-game"
 MAX_LINE = 1 << 20
 NODE_BYTES = 40  # one search tree node (see ai/mcts.py)
-LEVELS = ("level1", "level2", "level3", "level4", "level5")
+LEVELS = tuple(f"level{n}" for n in ai_levels.LEVELS)
 
 
 def _options() -> dict[str, OptionSpec]:
     specs = [
-        OptionSpec("Level", "combo", "level4", choices=LEVELS,
+        OptionSpec("Level", "combo", f"level{ai_levels.former(4)}", choices=LEVELS,
                    help="strength: the AI ladder; a plain go searches as long as the level does"),
         OptionSpec("Threads", "spin", "0", 0, max(64, os.cpu_count() or 1),
                    help="processes searching together (0: the level's own number)"),
@@ -291,7 +292,7 @@ class EngineServer:
             seed = int(self.values["seed"])
             threads = int(self.values["threads"])
             options: dict[str, object] = {"seed": None if seed < 0 else seed}
-            if threads and level in ("level3", "level4", "level5"):
+            if threads and ai_levels.LADDER[int(level.removeprefix("level"))].kind == "search":
                 options["workers"] = threads
             self._agent = get_agent(level, **options)
         return self._agent

@@ -15,7 +15,7 @@ from collections.abc import Collection, Iterable
 from typing import Literal
 
 from ..ai import endgame
-from ..ai.levels import level
+from ..ai.levels import former, level
 from ..engine import PATCHES, Buy, Game, Move, State
 from . import search_proof
 from .proof import Outcome, outcomes
@@ -25,7 +25,9 @@ from .search_proof import SearchProof
 NEAR_END = 20  # spaces to the end (both tokens) from which positions are proved exactly
 MOST_ANSWERS = 1 / 3  # a puzzle's answers are at most this share of its legal moves
 GAP = 4  # points an answer ends ahead of every other move, at least
-LEVELS = (1, 2, 3, 4)
+# The levels that set a puzzle's difficulty, weakest first: the ladder's former levels 1-4
+# (the difficulties of the shipped puzzles were measured with them).
+FINDERS = tuple(former(n) for n in (1, 2, 3, 4))
 Phase = Literal["endgame", "middlegame"]
 PHASES: tuple[Phase, ...] = ("endgame", "middlegame")
 
@@ -136,8 +138,9 @@ def themes(state: State, answers: set[str], wrong: Iterable[str]) -> tuple[Theme
 
 
 def difficulty(state: State, answers: set[str], seed: int = 0) -> int:
-    """1 when AI level 1 finds an answer, .. 4 when only level 4 does, 5 when none does."""
-    for n in LEVELS:
+    """1 when the weakest finder finds an answer, .. 4 when only the strongest does, 5 when
+    none does."""
+    for d, n in enumerate(FINDERS, start=1):
         if str(level(n, seed=seed).choose(state)) in answers:
-            return n
-    return 5
+            return d
+    return len(FINDERS) + 1

@@ -1,9 +1,10 @@
 """``patchwork puzzles generate``: find puzzles in self-play between the AI levels, or in the
 finished games of a server's database, each proved (``find``).
 
-Self-play: each game is played to its end between two levels (every pair of levels 1-4 in
-turn: the lower levels make the mistakes that leave a position with one good move), and every
-position of the phases asked for with a choice is a candidate. A server's games
+Self-play: each game is played to its end between two levels (every pair of the levels that
+set a difficulty, ``find.FINDERS``, in turn: the lower levels make the mistakes that leave a
+position with one good move), and every position of the phases asked for with a choice is a
+candidate. A server's games
 (``--from-db``): the position before each move its review classes a mistake or a blunder, as
 lichess finds its puzzles; in a game without a review, every position near the end. This
 package sits below the server, so the server reads its database (``server.puzzles.finished``)
@@ -29,10 +30,10 @@ from ..engine import Game, PatchworkError, State, new_game, parse_move
 from ..i18n.commandline import HelpFormatter
 from ..options import positive_int
 from ..parallel import open_executor
-from .find import LEVELS, PHASES, Phase, candidate, prove
+from .find import FINDERS, PHASES, Phase, candidate, prove
 from .puzzle import STARTER, Puzzle, dump, load
 
-PAIRS = [(a, b) for a in LEVELS for b in LEVELS if a < b]
+PAIRS = [(a, b) for a in FINDERS for b in FINDERS if a < b]
 PHASE_CHOICES: dict[str, tuple[Phase, ...]] = {
     "endgame": ("endgame",), "middlegame": ("middlegame",), "both": PHASES,
 }  # fmt: skip

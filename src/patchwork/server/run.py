@@ -101,7 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--no-ponder",
         action="store_true",
-        help=_("level 5 does not think on the player's time"),
+        help=_("the AI level that thinks in seconds does not think on the player's time"),
     )
     p.add_argument(
         "--grace",

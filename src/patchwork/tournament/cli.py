@@ -20,7 +20,7 @@ Each pair of players (a round robin for three or more) plays --games games: ever
 circle twice, seats swapped; an odd number is rounded up. Circles and agent seeds come from
 --seed, so a tournament is reproducible whatever --workers or --ray is (searches limited by
 time are the exception). Without --time or --iterations each agent thinks as long as it
-normally does (levels 3 and 4: 100 and 3,000 iterations, level 5: 5 s). Ctrl-C stops:
+normally does (levels 5-12: 13 to 10,000 iterations, level 13: 5 s). Ctrl-C stops:
 the finished games are reported and written to --out.
 
 A player that fails forfeits the game and the tournament goes on (--stop-on-fault: the
@@ -29,7 +29,7 @@ dies, answers nonsense, or answers more than {margin:g} s after --time (measured
 to its `bestmove`). The report counts each player's forfeits.
 
 players: {names};
-each with optional settings after @ (level4@iterations=2000,c_uct=0.5);
+each with optional settings after @ (level11@iterations=2000,c_uct=0.5);
 or cmd:COMMAND, a program speaking the engine protocol (docs/protocol.md), quoted as one
 argument: "cmd:./mybot --flag". Each worker process starts it once and stops it at the end;
 or py:MODULE:FACTORY[@settings], an agent from a Python module importable from the current

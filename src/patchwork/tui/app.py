@@ -1,9 +1,9 @@
 """``patchwork play``: the full-screen terminal game (Textual).
 
-Against the AI (levels 1-5), two people at one keyboard, watching two agents, or solo
-against the official Automa (``--solo LEVEL``, the engine plays its turns); the guided
-first game (``patchwork learn``, :mod:`.learn`) on the same table. The app is a view: what
-it shows and allows comes from the engine, through :class:`Session`.
+Against the AI (the levels of ``ai.levels``), two people at one keyboard, watching two
+agents, or solo against the official Automa (``--solo LEVEL``, the engine plays its turns);
+the guided first game (``patchwork learn``, :mod:`.learn`) on the same table. The app is a
+view: what it shows and allows comes from the engine, through :class:`Session`.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 
 from .. import i18n
+from ..ai.levels import DEFAULT_LEVEL, LEVELS, former, recorded_kind
 from ..engine import Game, PatchworkError, new_game
 from ..engine.automa import Automa
 from ..i18n import _, error_text, fmt
@@ -71,7 +72,7 @@ class PatchworkApp(App[None]):
         self.save_on_exit = True  # main writes --save on leaving unless told not to
 
     def on_load(self) -> None:
-        # Worker processes (the review's, level 5's) are spawned by multiprocessing, which
+        # Worker processes (the review's, the top level's) are spawned by multiprocessing, which
         # starts its resource tracker on first use and hands it ``sys.stderr.fileno()``.
         # While the app runs, Textual's stand-in for stderr answers -1 there, and every
         # spawn fails ("bad value(s) in fds_to_keep"): start the tracker now, before
@@ -148,14 +149,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         formatter_class=HelpFormatter,
         prog="patchwork play",
-        description=_(
-            "Play Patchwork full-screen in the terminal, with the keyboard or the mouse: "
-            "against the AI (level1 .. level5), two people at one keyboard, watch two AIs, "
-            "or solo against Automa (--solo). "
-            "Press ? in the game for the keys, L to change the language."
+        description=fmt(
+            _(
+                "Play Patchwork full-screen in the terminal, with the keyboard or the mouse: "
+                "against the AI (level1 .. level{last}), two people at one keyboard, watch "
+                "two AIs, or solo against Automa (--solo). "
+                "Press ? in the game for the keys, L to change the language."
+            ),
+            last=max(LEVELS),
         ),
     )
-    add_game_options(parser, opponent="level2", watch="level2 level4")
+    add_game_options(
+        parser, opponent=f"level{DEFAULT_LEVEL}", watch=f"level{DEFAULT_LEVEL} level{former(4)}"
+    )
     parser.add_argument(
         "--save", metavar="FILE", help=_("write the game record to FILE on leaving")
     )
@@ -201,7 +207,10 @@ def setup(args: argparse.Namespace) -> tuple[Session, AppOptions]:
         record = Session.load_record(args.load)
         game = Game.from_record(record)
         rules = game.start.rules
-        saved, names = record.seats, record.players
+        names = record.players
+        if record.seats is not None:
+            a, b = (recorded_kind(kind, record.version) for kind in record.seats)
+            saved = (a, b)
         if record.language and not args.lang:
             i18n.set_language(record.language)
     elif args.solo is not None:

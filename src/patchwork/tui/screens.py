@@ -20,6 +20,7 @@ from textual.widgets import Button, Input, Markdown, OptionList, Static
 from textual.widgets.option_list import Option
 
 from .. import i18n
+from ..ai.levels import DEFAULT_LEVEL, DESCRIPTIONS, LEVELS, former
 from ..engine.automa import Automa
 from ..i18n import _, fmt, pgettext
 from . import colours, solo
@@ -367,6 +368,9 @@ class HelpScreen(ModalScreen[None]):
 
 
 LEARN = (HUMAN, "lessons")  # the new-game dialog's choice of the guided first game
+# The games between AI levels the dialog offers to watch: a first game against a casual
+# player, the casual player against a strong club player, and that one against an expert.
+WATCHED = ((1, DEFAULT_LEVEL), (DEFAULT_LEVEL, former(3)), (former(3), former(4)))
 
 
 def mode_options(
@@ -383,12 +387,13 @@ def mode_options(
             deck=_(solo.DECK_NAMES[automa.deck]),
         )
         options.append((label, (HUMAN, AUTOMA)))
-    for n in range(1, 6):
+    for n in LEVELS:
         kinds = ["human", "human"]
         kinds[1 - human_seat] = f"level{n}"
-        options.append((fmt(_("You against AI level {n}"), n=n), (kinds[0], kinds[1])))
+        label = fmt(_("You against AI level {n}: {who}"), n=n, who=_(DESCRIPTIONS[n]))
+        options.append((label, (kinds[0], kinds[1])))
     options.append((_("Two people at this keyboard"), ("human", "human")))
-    for a, b in ((1, 2), (2, 3), (3, 4)):
+    for a, b in WATCHED:
         options.append(
             (
                 fmt(_("Watch AI level {a} against AI level {b}"), a=a, b=b),

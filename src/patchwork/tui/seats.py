@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from .. import i18n
 from ..ai import Agent, MCTSAgent, agent_names, get_agent
+from ..ai.levels import DEFAULT_LEVEL
 from ..engine import Game, PatchworkError, Record, Rules
 from ..i18n import _, digits, fmt
 from ..i18n.commandline import add_lang_option
@@ -119,7 +120,7 @@ def kinds_for(
     rules: Rules,
     saved: Sequence[str] | None,
     current: Sequence[str],
-    opponent: str = "level2",
+    opponent: str = f"level{DEFAULT_LEVEL}",
 ) -> tuple[str, str]:
     """Who plays a loaded game: the seats it was saved with, else the ones playing now. A
     solo game is always you against Automa; a two-player game never has Automa in it (the

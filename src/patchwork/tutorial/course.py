@@ -19,14 +19,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..ai.levels import level
+from ..ai.levels import former, level
 from ..engine import Game, Move, PatchworkError, Record, State, new_game
 from ..i18n import N_
 from .lessons import LESSONS, Lesson, Step
 
 DATA = Path(__file__).with_name("data") / "game.json"
 LEARNER, OPPONENT = 0, 1
-OPPONENT_LEVEL = 1
+OPPONENT_LEVEL = former(1)  # the beginner the prepared game was played against
 MOST_MOVES = 200  # no game of Patchwork is longer: a longer saved progress is not ours
 MOVE_TEXT = 20  # characters: the longest move text is "32f270@i9"
 

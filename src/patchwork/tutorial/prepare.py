@@ -15,13 +15,13 @@ import argparse
 import json
 import sys
 
-from ..ai.levels import level
+from ..ai.levels import former, level
 from ..engine import Game, new_game
 from ..engine.data import FINAL_SPACE
 from .course import DATA, LEARNER, OPPONENT_LEVEL, can_meet
 from .lessons import LESSONS
 
-LEARNER_LEVEL = 3
+LEARNER_LEVEL = former(3)
 END_SPACES = 10
 
 

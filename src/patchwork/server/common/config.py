@@ -15,7 +15,7 @@ class Settings:
     # (counted from the stored turn start, so a restart does not make the AI wait again).
     ai_workers: int = 2
     ai_move_delay: float = 0.0
-    # An AI that thinks in seconds (level 5) thinks on the person's time while the pool is idle.
+    # The AI level that thinks in seconds ponders on the person's time while the pool is idle.
     ai_ponder: bool = True
     hint_seconds: float = 0.5
     analysis_seconds: float = 2.0

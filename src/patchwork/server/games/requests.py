@@ -8,7 +8,7 @@ from typing import Annotated, Literal, Self
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
-from ...ai.levels import LEVELS
+from ...ai.levels import DEFAULT_LEVEL, LEVELS
 from ..common.limits import MAX_COUNT, STRICT, check_name, not_a_bool
 
 Seat = Literal[0, 1]
@@ -84,7 +84,9 @@ class CreateGame(BaseModel):
 
     model_config = STRICT
     mode: Mode
-    level: int = Field(default=2, ge=min(LEVELS), le=max(LEVELS), description="AI level (mode ai)")
+    level: int = Field(
+        default=DEFAULT_LEVEL, ge=min(LEVELS), le=max(LEVELS), description="AI level (mode ai)"
+    )
     seat: SeatChoice = Field(default=0, description="your seat (modes ai and online)")
     first_player: SeatChoice = Field(default=0, description="the seat that moves first")
     rules: RulesIn = Field(default_factory=RulesIn)

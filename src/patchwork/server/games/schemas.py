@@ -498,7 +498,7 @@ class Health(BaseModel):
     )
     games_in_memory: int
     connections: int
-    ai_ponders: int = Field(description="times level 5 began thinking on a person's time")
+    ai_ponders: int = Field(description="times the top level began thinking on a person's time")
     ai_ponder_hits: int = Field(description="AI moves answered from a tree grown that way")
     version: str
 
@@ -520,4 +520,5 @@ class Meta(BaseModel):
     bonus_size: int
     bonus_points: int
     levels: dict[str, str] = Field(description="the AI levels and what each is")
+    default_level: int = Field(description="the AI level a game is against unless one is chosen")
     automa_levels: list[AutomaLevelView] = Field(description="the solo mode's levels")

@@ -11,7 +11,7 @@ from functools import cache, lru_cache
 from typing import Any
 
 from ...ai.analysis import squares
-from ...ai.levels import DESCRIPTIONS
+from ...ai.levels import DEFAULT_LEVEL, DESCRIPTIONS
 from ...engine import (
     PATCHES,
     Advance,
@@ -433,6 +433,7 @@ def meta_view() -> Meta:
         bonus_size=pwdata.BONUS_SIZE,
         bonus_points=pwdata.BONUS_POINTS,
         levels={str(n): text for n, text in DESCRIPTIONS.items()},
+        default_level=DEFAULT_LEVEL,
         automa_levels=[
             AutomaLevelView(level=lv.level, name=lv.name, marker=lv.marker, scores=list(lv.scores))  # type: ignore[arg-type]
             for lv in pwautoma.LEVELS.values()

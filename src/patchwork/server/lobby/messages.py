@@ -71,7 +71,7 @@ class PlayBotMsg(_Msg):
     ask and the rules for rating games against the AI allow it, else casual."""
 
     type: Literal["play_bot"]
-    level: int = Field(ge=min(LEVELS), le=max(LEVELS), description="the AI level, 1-5")
+    level: int = Field(ge=min(LEVELS), le=max(LEVELS), description=f"the AI level, 1-{max(LEVELS)}")
     rated: bool = True
 
 

@@ -1,10 +1,12 @@
 """Puzzle ratings (docs/puzzles.md, "Puzzle rating"): each puzzle's fixed rating from its
 difficulty, a player's rating after an attempt, and the puzzle nearest a player's rating.
 
-A puzzle of difficulty d is found by AI level d and missed by the levels below it, so it is
-placed halfway between the fixed ratings of level d - 1 and level d (ratings/rating.py, the
-measured ladder); below level 1 the ladder is extended by the step from level 1 to level 2.
-Difficulty 5 (none of levels 1-4 finds it) sits halfway between levels 4 and 5. Puzzles are
+A puzzle of difficulty d is found by the d-th of the levels that judge difficulty
+(``puzzles.find.FINDERS``: the former levels 1-4) and missed by those below it, so it is
+placed halfway between the fixed ratings of finders d - 1 and d (ratings/rating.py, the
+measured ladder); below the first finder the scale is extended by the step from the first
+to the second. Difficulty 5 (no finder finds it) sits halfway between the last finder and
+the former level 5. Puzzles are
 not re-rated: the set is small and shipped, and their difficulty is measured, not voted.
 
 A player's attempt is one Glicko-2 rating period against the puzzle (ratings/glicko2.py),
@@ -15,7 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
 
+from ...ai.levels import former
 from ...puzzles import Puzzle
+from ...puzzles.find import FINDERS
 from ..ratings import glicko2
 from ..ratings.glicko2 import Rating
 from ..ratings.rating import AI_RD, AI_VOLATILITY, LEVEL_RATINGS
@@ -24,10 +28,11 @@ DIFFICULTIES = range(1, 6)
 
 
 def difficulty_ratings(levels: Mapping[int, float] = LEVEL_RATINGS) -> dict[int, float]:
-    """Each difficulty's rating: halfway between the level that misses it and the one that
-    finds it (level 0 is level 1 less the step up to level 2)."""
-    ladder = {0: 2 * levels[1] - levels[2], **levels}
-    return {d: (ladder[d - 1] + ladder[d]) / 2 for d in DIFFICULTIES}
+    """Each difficulty's rating: halfway between the finder that misses it and the one that
+    finds it (finder 0 is the first less the step up to the second)."""
+    finders = [levels[n] for n in (*FINDERS, former(5))]
+    scale = {0: 2 * finders[0] - finders[1], **dict(enumerate(finders, start=1))}
+    return {d: (scale[d - 1] + scale[d]) / 2 for d in DIFFICULTIES}
 
 
 DIFFICULTY_RATINGS: dict[int, float] = difficulty_ratings()

@@ -22,7 +22,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, and_, case, func, insert, or_, select, update
 
-from ...ai.levels import LEVELS
+from ...ai.levels import LEVELS, former
 from ..accounts.names import name_key
 from ..storage.models import (
     EventData,
@@ -41,13 +41,17 @@ from .glicko2 import Rating
 
 PROVISIONAL_RD = 110.0  # above it a rating is provisional (shown with "?")
 
-# The measured ladder: each level's win rate against the level below, from README.md
-# "Strength" (paired games on seeds no setting was chosen on; the per-game records are in
-# benchmarks/results/): level2 vs level1 170/200 (seed 31337), level3 vs level2 195/200 (seed
-# 9595), level4 vs level3 189/200 (seed 10302), level5@iterations=150000 vs level4 99/120
-# (31/40 on seed 10301, 35/40 on seed 10401, 33/40 on seed 10405).
-MEASURED_WIN_RATES: Mapping[int, float] = {2: 0.85, 3: 0.975, 4: 0.945, 5: 0.825}
-LEVEL1_RATING = 800.0  # the anchor: the beginner's rating
+# The measured ladder: each level's win rate against the level below, from docs/strength.md
+# "Strength: each level against the one below": 200 paired games a step on seed 37000 + N
+# (benchmarks/results/ladder/), the top step 55 of 80 games (seeds 9999 and 10001).
+MEASURED_WIN_RATES: Mapping[int, float] = {
+    2: 0.650, 3: 0.625, 4: 0.715, 5: 0.720, 6: 0.765, 7: 0.695, 8: 0.670, 9: 0.750,
+    10: 0.765, 11: 0.660, 12: 0.665, 13: 55 / 80,
+}  # fmt: skip
+# The anchor: the former beginner (level 1 of the five-level ladder) keeps its 800, so that
+# the ratings people earned against the former levels keep their meaning.
+ANCHOR_LEVEL = former(1)
+ANCHOR_RATING = 800.0
 AI_RD = 60.0  # the AI levels' fixed deviation
 AI_VOLATILITY = 0.06
 
@@ -59,14 +63,16 @@ def elo_difference(win_rate: float) -> float:
 
 
 def level_ratings(
-    win_rates: Mapping[int, float] = MEASURED_WIN_RATES, anchor: float = LEVEL1_RATING
+    win_rates: Mapping[int, float] = MEASURED_WIN_RATES, anchor: float = ANCHOR_RATING
 ) -> dict[int, float]:
-    """Each AI level's rating: level 1 at ``anchor``, each next one higher by the Elo
-    difference its measured win rate against the level below means."""
-    ratings = {min(LEVELS): anchor}
-    for level in sorted(LEVELS)[1:]:
+    """Each AI level's rating: :data:`ANCHOR_LEVEL` at ``anchor``, each level higher than
+    the one below by the Elo difference its measured win rate against it means."""
+    ratings = {ANCHOR_LEVEL: anchor}
+    for level in range(ANCHOR_LEVEL + 1, max(LEVELS) + 1):
         ratings[level] = ratings[level - 1] + elo_difference(win_rates[level])
-    return ratings
+    for level in range(ANCHOR_LEVEL - 1, min(LEVELS) - 1, -1):
+        ratings[level] = ratings[level + 1] - elo_difference(win_rates[level + 1])
+    return dict(sorted(ratings.items()))
 
 
 LEVEL_RATINGS: dict[int, float] = level_ratings()

@@ -58,7 +58,9 @@ export function renderStart(root, { meta, navigate }) {
     { value: "normal", title: _("Normal deck"), detail: _("Automa's next card is a surprise") },
     { value: "tactical", title: _("Tactical deck"), detail: _("Shows Automa's next budget") },
   ], prefs.deck || "normal");
-  const level = radioGroup("level", _("Computer strength"), levels, String(prefs.level || 2));
+  // "aiLevel", not the "level" kept before the ladder of issue 37: that number meant another.
+  const level = radioGroup("level", _("Computer strength"), levels,
+    String(prefs.aiLevel || meta.default_level));
   // Signed in: a game against the computer may count for the rating (no undo or hints then).
   const me = currentAccount();
   const rated = me ? h("label", { class: "check rated-choice" }, [
@@ -158,7 +160,7 @@ export function renderStart(root, { meta, navigate }) {
       const [initial, increment] = clockChoice.split("+").map(Number);
       body.clock = { kind: "fischer", initial, increment };
     }
-    savePrefs({ mode: m, level: body.level, name: body.name, opponentName: body.opponent_name,
+    savePrefs({ mode: m, aiLevel: body.level, name: body.name, opponentName: body.opponent_name,
       first: firstChoice, edition: body.rules.edition, rotation: body.rules.rotation,
       flip: body.rules.flip, clock: clockChoice, rated: body.rated === true,
       soloLevel: body.rules.solo ? body.rules.solo.level : undefined,
