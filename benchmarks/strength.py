@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from pathlib import Path
 
 from patchwork.ai.levels import LEVELS
+from patchwork.server.ratings.rating import elo_difference
 from patchwork.tournament import run_tournament
 
 RESULTS = Path(__file__).parent / "results" / "ladder"
@@ -54,9 +54,8 @@ def run(args: argparse.Namespace) -> None:
 
 
 def elo(rate: float) -> str:
-    if rate in (0.0, 1.0):
-        return "beyond ±690"
-    return f"{400 * math.log10(rate / (1 - rate)):+.0f}"
+    """The Elo difference a win rate means, as the AI levels' ratings read it."""
+    return "beyond ±690" if rate in (0.0, 1.0) else f"{elo_difference(rate):+.0f}"
 
 
 def table() -> None:
@@ -69,13 +68,13 @@ def table() -> None:
         lo, hi = first["win_ci95"]
         seed = int(path.stem.rpartition("_seed")[2])
         step = int(path.stem.split("_")[0].removeprefix("level"))
-        rows.append((step, seed, (
+        rows.append((step, (
             f"| {step - 1} → {step} | {first['name']} vs {second['name']} | {seed} | "
             f"{first['games']} | {first['wins']} | {100 * first['win_rate']:.1f}% "
             f"({100 * lo:.0f}-{100 * hi:.0f}%) | {elo(first['win_rate'])} | "
             f"{first['mean_margin']:+.1f} | {first['seconds_per_move']:.3f} |"
         )))  # fmt: skip
-    for _step, _seed, row in sorted(rows):
+    for _step, row in sorted(rows):
         print(row)
 
 

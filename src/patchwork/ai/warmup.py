@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 from ..engine import Rules, State, new_game
 from . import endgame
-from .levels import LEVELS, level
+from .levels import LADDER, SEARCH, level
 from .limit import Limit
 from .search import MCTSAgent
 
@@ -58,10 +58,9 @@ def warm_up_engine(rules: Rules | None = None) -> State:
 def warm_up_levels(rules: Rules | None = None) -> None:
     """The levels that do not search: the playout policy and the one-move look-ahead."""
     state = new_game(seed=0, rules=rules)
-    for n in LEVELS:
-        agent = level(n, seed=0)
-        if not isinstance(agent, MCTSAgent):
-            agent.choose(state)
+    for n, rung in LADDER.items():
+        if rung.kind != SEARCH:
+            level(n, seed=0).choose(state)
 
 
 def near_end_position(rules: Rules, seed: int = 0) -> State:

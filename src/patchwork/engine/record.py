@@ -196,6 +196,12 @@ class Record:
             self.result = _checked_result(self.result, game.state)
         return game
 
+    @property
+    def seats_version(self) -> int:
+        """The version written with seats: a record read as version 2 keeps it (its seats
+        name the former ladder), any other is written as the current one."""
+        return 2 if self.version == 2 else VERSION
+
     # -- JSON -----------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
@@ -209,8 +215,7 @@ class Record:
         return copy.deepcopy(
             {
                 "format": FORMAT,
-                # A record read as version 2 keeps it: its seats name the former ladder.
-                "version": max(self.version, 2) if extra or self.rules.solo else 1,
+                "version": self.seats_version if extra or self.rules.solo else 1,
                 "event": self.event,
                 "date": self.date,
                 "players": list(self.players),
@@ -309,7 +314,7 @@ class Record:
         ]
         if self.seats is not None:  # the version says which ladder their levels are
             tags += [
-                ("Version", str(max(self.version, 2))),
+                ("Version", str(self.seats_version)),
                 ("Seat0", self.seats[0]),
                 ("Seat1", self.seats[1]),
             ]

@@ -292,7 +292,10 @@ class EngineServer:
             seed = int(self.values["seed"])
             threads = int(self.values["threads"])
             options: dict[str, object] = {"seed": None if seed < 0 else seed}
-            if threads and ai_levels.LADDER[int(level.removeprefix("level"))].kind == "search":
+            if (
+                threads
+                and ai_levels.LADDER[int(level.removeprefix("level"))].kind == ai_levels.SEARCH
+            ):
                 options["workers"] = threads
             self._agent = get_agent(level, **options)
         return self._agent
