@@ -413,7 +413,8 @@ def test_a_thinking_ai_blocks_no_other_game(server: ServerProcess) -> None:
         game = play_between({0: c, 1: c}, random.Random(8), 3)
         done_at = c.messages[-2]["server_time"]  # the last state before its ack
         assert game["version"] == 4
-        answer = thinking.recv_until(lambda m: m["type"] in VIEWS and m["version"] == 3)
+        # (Five seconds of thought, on two processes that a loaded machine may start slowly.)
+        answer = thinking.recv_until(lambda m: m["type"] in VIEWS and m["version"] == 3, 60)
         # The other game was served while the AI thought, not after it.
         assert answer["server_time"] > done_at
 
