@@ -12,6 +12,7 @@ import patchwork as pw
 from helpers import EMPTY_QUILT, circle_starting, position
 from patchwork.ai import MCTSAgent, get_agent, mcts, policy, rollout, train
 from patchwork.engine import kernels
+from patchwork.engine.automa import Automa
 from patchwork.engine.data import FINAL_SPACE, PATCHES
 
 F = {name: i for i, name in enumerate(rollout.FEATURES)}
@@ -174,6 +175,24 @@ def test_train_writes_weights_the_search_can_load(
     w = rollout.load_weights(out)
     assert w.shape == (rollout.N_FEATURES,) and np.all(np.isfinite(w))
     assert json.loads(out.read_text())["trained"]["games"] == 2
+
+
+def test_train_solo_fits_the_persons_purchases_against_the_automa(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "solo.json"
+    args = ["--solo", "5", "--decks", "tactical", "--games", "2", "--iterations", "60"]
+    assert train.main([*args, "--seed", "1", "--out", str(out)]) == 0
+    assert "decisions from 2 games" in capsys.readouterr().out
+    trained = json.loads(out.read_text())["trained"]
+    assert (trained["solo_level"], trained["decks"]) == (5, ["tactical"])
+    # Only the person's decisions are recorded: Automa's turns are the rules', not the search's.
+    decisions = train.self_play(train.Setup(3, 60, 1.0, Automa(5, "normal")))
+    assert decisions and all(len(d.features) > 1 for d in decisions)
+    agent = get_agent(f"mcts@solo_weights={out},worlds=4")
+    assert isinstance(agent, MCTSAgent) and agent.worlds == 4
+    assert np.array_equal(agent.params.solo_weights, rollout.load_weights(out))
+    assert np.array_equal(agent.params.rollout_weights, rollout.WEIGHTS)
 
 
 @pytest.mark.parametrize(

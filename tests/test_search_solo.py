@@ -9,13 +9,15 @@ import numpy as np
 import pytest
 
 import patchwork as pw
-from patchwork.ai import Limit, analyse
+from patchwork.ai import Limit, analyse, endgame, mcts
 from patchwork.ai import solo as S
 from patchwork.ai.search import MCTSAgent
 from patchwork.engine import automa as A
 from patchwork.engine import kernels as K
+from patchwork.engine import layout as L
 from patchwork.engine.automa import Automa
 from patchwork.engine.state import State
+from patchwork.engine.tables import PL_PATCH
 
 
 def solo_game(level: int = 3, deck: str = "normal", seed: int = 4) -> State:
@@ -45,7 +47,7 @@ def test_automa_inside_the_search_plays_as_the_engine_does(level: int, deck: str
         code = int(rng.choice(list(state.legal_move_codes())))
         state = state.apply_code(code)
         K.apply_move(v, code)
-        S.automa_turns(v, world.settings, world.cards, run)
+        S.automa_turns(v, world.settings, world.cards[0], run)
         assert np.array_equal(v, state.vector)
     won, margin = S.result(v, world.settings, run)
     person, automa = state.scores()
@@ -56,11 +58,11 @@ def test_a_world_is_the_unseen_cards_then_whole_reshuffles() -> None:
     state = solo_game(2, "tactical").apply(pw.Advance())
     view = state.automa
     assert view is not None
-    world = S.sample_world(state, random.Random(0))
-    deck = [int(c) for c in world.cards[: view.cards_in_deck]]
+    world = S.sample_worlds(state, random.Random(0), 1)
+    deck = [int(c) for c in world.cards[0, : view.cards_in_deck]]
     assert not set(deck) & set(view.cards_seen)
     assert A.CARDS[deck[0]].budget == view.next_budget
-    rest = [int(c) for c in world.cards[view.cards_in_deck :]]
+    rest = [int(c) for c in world.cards[0, view.cards_in_deck :]]
     for i in range(0, len(rest) - 12, 12):
         assert sorted(rest[i : i + 12]) == sorted(A.deck_cards("tactical"))
 
@@ -96,3 +98,101 @@ def test_the_searcher_beats_the_intern() -> None:
         while not state.is_terminal():
             state = state.apply(agent.choose(state))
         assert state.winner() == 0, state.scores()
+
+
+def near_the_end(level: int, deck: str, seed: int, spaces: int) -> State:
+    """A solo game played by the searcher until both tokens together are ``spaces`` from
+    the end or nearer."""
+    state = solo_game(level, deck, seed)
+    agent = MCTSAgent(limit=Limit(iterations=300), seed=seed, reuse=False)
+    while endgame.spaces_left(state.vector) > spaces:
+        state = state.apply(agent.choose(state))
+    return state
+
+
+def best_value(state: State) -> int:
+    """The person's best outcome from ``state`` by the engine itself (its real deck), as
+    the exact endgame counts it: winning first, then the margin."""
+    if state.is_terminal():
+        person, automa = state.scores()
+        return (endgame.WIN if state.winner() == 0 else -endgame.WIN) + person - automa
+    return max(best_value(state.apply(m)) for m in state.legal_moves())
+
+
+@pytest.mark.parametrize(("deck", "seed"), [("normal", 21), ("tactical", 22)])
+def test_the_exact_endgame_in_a_world_is_the_engines_best_line(deck: str, seed: int) -> None:
+    # In the world of the real deck, the solver's value is the best the engine's own game
+    # allows, and its line reaches it.
+    state = near_the_end(5, deck, seed, 8)
+    hidden = A.hidden_part(state)
+    assert hidden is not None and not state.is_terminal()
+    world = S.world_of(state, hidden)
+    run = np.zeros(3, dtype=np.int64)
+    S.start_run(world.settings, run)
+    work = endgame.workspace(len(state.vector))
+    runs = np.zeros((endgame.MAX_PLIES, 3), dtype=np.int64)
+    value, n, nodes = S.solve_in(
+        state.vector, world.settings, world.cards[0], run, 10**6, *work, runs
+    )
+    assert nodes > 0 and value == best_value(state)
+    line = work[3][0, :n]  # the principal line of the first ply
+    for code in line:
+        state = state.apply_code(int(code))
+    assert state.is_terminal()
+    assert best_value(state) == value
+
+
+def test_the_exact_endgame_never_peeks_at_the_deck() -> None:
+    # Near the end, where every sampled world's leaves are solved exactly, two positions that
+    # differ only in the hidden order still get the same search.
+    state = near_the_end(5, "normal", 23, 16)
+    twin = same_view_other_deck(state, 7)
+    params = mcts.Params(solo_solve_spaces=16)
+    a = MCTSAgent(limit=Limit(iterations=400), params=params, seed=5, reuse=False).search(state)
+    b = MCTSAgent(limit=Limit(iterations=400), params=params, seed=5, reuse=False).search(twin)
+    assert a.move_stats == b.move_stats and a.best_move == b.best_move
+
+
+def test_one_tree_across_worlds_holds_only_moves_some_world_allows() -> None:
+    # One tree over the person's moves, each descent in another world: wherever Automa's
+    # cards change what is on offer, a node's children are those legal in some world, and
+    # every world reaches the nodes its own game allows.
+    state = solo_game(5, "normal", seed=31)
+    for move in ("A", "A", "A"):
+        state = state.apply(pw.Move.parse(move, state))
+    worlds = S.sample_worlds(state, random.Random(2), 16)
+    tree = mcts.Tree(20_000)
+    tree.run(state.vector, 6000, mcts.Params(), worlds)
+    reached: set[int] = set()
+
+    def walk(node: int, v: np.ndarray, cards: np.ndarray, run: np.ndarray) -> None:
+        reached.add(node)
+        if K.is_terminal(v):
+            return
+        moves = np.empty(K.MAX_MOVES, dtype=np.int64)
+        legal = set(moves[: K.legal_moves(v, moves)].tolist())
+        for child in tree.children(node):
+            code = int(tree.code[child])
+            if code < 0:  # a patch chosen: its placements are the legal moves that buy it
+                if any(m >= K.BUY_BASE and PL_PATCH[m - K.BUY_BASE] == -code - 1 for m in legal):
+                    walk(child, v, cards, run)
+            elif code in legal:
+                after, more = v.copy(), run.copy()
+                K.apply_move(after, code)
+                S.automa_turns(after, worlds.settings, cards, more)
+                walk(child, after, cards, more)
+
+    for cards in worlds.cards:
+        run = np.zeros(3, dtype=np.int64)
+        S.start_run(worlds.settings, run)
+        walk(tree.root, state.vector.copy(), cards, run)
+    assert reached == set(range(tree.size))
+    # ... and Automa's cards did change what the person could do further down.
+    offers = set()
+    for cards in worlds.cards:
+        v, run = state.vector.copy(), np.zeros(3, dtype=np.int64)
+        S.start_run(worlds.settings, run)
+        K.apply_move(v, K.ADVANCE)
+        S.automa_turns(v, worlds.settings, cards, run)
+        offers.add(tuple(v[L.CIRCLE : L.CIRCLE + 3].tolist()))
+    assert len(offers) > 1

@@ -45,7 +45,7 @@ def _value0(s: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def _ordered(s: np.ndarray, moves: np.ndarray, n: int, scores: np.ndarray) -> None:
+def order_moves(s: np.ndarray, moves: np.ndarray, n: int, scores: np.ndarray) -> None:
     """Likely best first (alpha-beta cuts more): patches by the policy's worth per space of
     time against advancing's 1, each patch's placements by how well they pack."""
     p = K.current_player(s)
@@ -136,7 +136,7 @@ def solve_in(
     beta[0] = inf
     mover[0] = K.current_player(s)
     count[0] = K.legal_moves(states[0], moves[0])
-    _ordered(states[0], moves[0], count[0], scores)
+    order_moves(states[0], moves[0], count[0], scores)
     index[0] = 0
     best[0] = -inf if mover[0] == 0 else inf
     pv_len[0] = 0
@@ -157,7 +157,7 @@ def solve_in(
                 beta[d] = beta[d - 1]
                 mover[d] = K.current_player(states[d])
                 count[d] = K.legal_moves(states[d], moves[d])
-                _ordered(states[d], moves[d], count[d], scores)
+                order_moves(states[d], moves[d], count[d], scores)
                 index[d] = 0
                 best[d] = -inf if mover[d] == 0 else inf
                 continue

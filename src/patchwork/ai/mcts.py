@@ -53,6 +53,8 @@ class Params:
         rollout_tau: float = 1.0,
         rollout_weights: np.ndarray | None = None,
         c_place: float | None = None,
+        solo_weights: np.ndarray | None = None,
+        solo_solve_spaces: int = 0,
     ) -> None:
         self.c_uct = c_uct
         # Exploration among a patch's placements (the same as ``c_uct`` unless set).
@@ -70,12 +72,17 @@ class Params:
         # (endgame.solve, within solve_budget nodes) and keeps that value: it is never
         # sampled again (MCTS-solver style). 0: off.
         self.solve_spaces = solve_spaces
+        # The same in a solo game, in each sampled world (where Automa's turns are fixed):
+        # the exact endgame per deck order (solo.solve_in).
+        self.solo_solve_spaces = solo_solve_spaces
         self.solve_budget = solve_budget
         # Playouts buy by the learned policy (rollout) at this temperature, from
         # these weights (the package's by default); 0: by the heuristic one (policy), whose
         # noise is ``noise``.
         self.rollout_tau = rollout_tau
         self.rollout_weights = rollout.WEIGHTS if rollout_weights is None else rollout_weights
+        # ... and in a solo game the person's, from these (the same unless set).
+        self.solo_weights = self.rollout_weights if solo_weights is None else solo_weights
 
     def as_array(self) -> np.ndarray:
         return np.array(
@@ -91,7 +98,9 @@ class Params:
                 self.solve_budget,
                 self.rollout_tau,
                 self.c_place,
+                self.solo_solve_spaces,
                 *self.rollout_weights,
+                *self.solo_weights,
             ],
             dtype=np.float64,
         )
@@ -162,12 +171,16 @@ class Tree:
         return -1
 
     def run(
-        self, state: np.ndarray, iterations: int, params: Params, world: solo.World = solo.NO_WORLD
+        self,
+        state: np.ndarray,
+        iterations: int,
+        params: Params,
+        worlds: solo.Worlds = solo.NO_WORLDS,
     ) -> int:
-        """Run iterations from the root (whose state is ``state``; in a solo game, in one
-        ``world`` of Automa's deck); returns nodes in use."""
+        """Run iterations from the root (whose state is ``state``; in a solo game, across
+        ``worlds`` of Automa's deck); returns nodes in use."""
         arrays = self.arrays
-        return int(iterate(state, iterations, params.as_array(), arrays, *world.arrays))
+        return int(iterate(state, iterations, params.as_array(), arrays, *worlds.arrays))
 
 
 @njit(cache=True)
@@ -248,17 +261,59 @@ def _add_child(t: TreeArrays, node: int, move: int) -> int:
 
 
 @njit(cache=True)
+def _select_legal(
+    t: TreeArrays, node: int, cand: np.ndarray, n: int, tried: int, s: np.ndarray, room: bool,
+    c_explore: float,
+) -> int:  # fmt: skip
+    """At a node whose moves depend on the world (``cand[:n]`` legal in this descent's): the
+    first of the ``tried`` best not yet a child becomes one, if there is room; else the best
+    child by UCT among those legal here; -1 if none is."""
+    first_child, next_sibling, code = t[2], t[3], t[6]
+    visits, reward0 = t[7], t[8]
+    for i in range(tried if room else 0):
+        x = first_child[node]
+        while x >= 0 and code[x] != cand[i]:
+            x = next_sibling[x]
+        if x < 0:
+            return _add_child(t, node, cand[i])
+    p = K.current_player(s)
+    log_n = math.log(max(visits[node], 1))
+    best = -1
+    best_value = -1e300
+    x = first_child[node]
+    while x >= 0:
+        legal = False
+        for i in range(n):
+            if cand[i] == code[x]:
+                legal = True
+                break
+        if legal:
+            nv = visits[x]
+            q = reward0[x] / nv if nv > 0 else 0.5
+            if p == 1:
+                q = 1.0 - q
+            value = q + c_explore * math.sqrt(log_n / max(nv, 1))
+            if value > best_value:
+                best_value = value
+                best = x
+        x = next_sibling[x]
+    return best
+
+
+@njit(cache=True)
 def iterate(
     root_state: np.ndarray,
     iterations: int,
     params: np.ndarray,
     t: TreeArrays,
     settings: np.ndarray,
-    cards: np.ndarray,
+    worlds: np.ndarray,
 ) -> int:
-    """``iterations`` descents, playouts and updates; a solo game's world is ``settings`` and
-    ``cards`` (empty in a two-player game), whose Automa replies after each of the person's
-    moves."""
+    """``iterations`` descents, playouts and updates. In a solo game (``settings`` not empty)
+    Automa replies after each of the person's moves by the cards of one of ``worlds`` (a row
+    of cards each), a different one each iteration in turn: one tree over what the person
+    knows (information-set MCTS), in which a node's moves are those legal in the world the
+    descent is in."""
     meta, parent, first_child, next_sibling, n_children, total, code = t[:7]
     visits, reward0, win0, margin0, exact = t[7:]
     c_uct = params[0]
@@ -272,10 +327,14 @@ def iterate(
     solve_budget = int(params[8])
     rollout_tau = params[9]
     c_place = params[10]
-    rollout_weights = params[11:].copy()
+    if len(settings) > 0:  # a solo game
+        solve_spaces = int(params[11])
+    rollout_weights = params[12 : 12 + rollout.N_FEATURES].copy()
+    solo_weights = params[12 + rollout.N_FEATURES :].copy()
     line = np.empty(endgame.MAX_PLIES, dtype=np.int64)
     # The solver's megabyte of stack only when leaves are solved (one ply of it otherwise).
     work = endgame.workspace(len(root_state), endgame.MAX_PLIES if solve_spaces > 0 else 1)
+    runs = np.empty((endgame.MAX_PLIES if solve_spaces > 0 else 1, 3), dtype=np.int64)
     capacity = len(parent)
     root = meta[1]
     s = np.empty_like(root_state)
@@ -283,10 +342,15 @@ def iterate(
     cand = np.empty(K.MAX_MOVES, dtype=np.int64)
     scores = np.empty(K.MAX_MOVES, dtype=np.float64)
     is_solo = len(settings) > 0
+    # After a move of the person's, what is on offer and who moves next depend on Automa's
+    # cards: with several worlds such a node's children are checked against each descent's.
+    shared = is_solo and len(worlds) > 1
+    cards = worlds[0]
     run = np.zeros(3, dtype=np.int64)
     for _ in range(iterations):
         s[:] = root_state
         if is_solo:
+            cards = worlds[visits[root] % len(worlds)]
             solo.start_run(settings, run)
         node = root
         depth = 0
@@ -294,6 +358,29 @@ def iterate(
         while not K.is_terminal(s) and depth < MAX_DEPTH - 3 and exact[node] == UNSOLVED:
             c = code[node]
             widening = c < 0 or s[L.PENDING] > 0
+            if shared and c >= 0:
+                # (A patch's placements, below, depend on the person's quilt alone.)
+                n = _candidates(s, c, cand, scores)
+                tried = min(n, _widened(visits[node], widen_c, widen_alpha)) if widening else n
+                room = meta[0] + 2 <= capacity
+                chosen = _select_legal(
+                    t, node, cand, n, tried, s, room, c_place if widening else c_uct
+                )
+                if chosen < 0:
+                    break
+                node = chosen
+                depth += 1
+                path[depth] = node
+                if visits[node] == 0:
+                    if code[node] < 0:
+                        continue
+                    K.apply_move(s, code[node])
+                    solo.automa_turns(s, settings, cards, run)
+                    break
+                if code[node] >= 0:
+                    K.apply_move(s, code[node])
+                    solo.automa_turns(s, settings, cards, run)
+                continue
             limit = _widened(visits[node], widen_c, widen_alpha) if widening else 1 << 30
             grow = n_children[node] < limit and total[node] != n_children[node]
             if grow and meta[0] + 2 <= capacity:
@@ -338,22 +425,29 @@ def iterate(
                 K.apply_move(s, code[node])
                 if is_solo:
                     solo.automa_turns(s, settings, cards, run)
+        solved = UNSOLVED
         if (
             exact[node] == UNSOLVED
             and solve_spaces > 0
-            and not is_solo
             and code[node] >= 0
             and node != root
             and not K.is_terminal(s)
             and endgame.spaces_left(s) <= solve_spaces
         ):
-            value, _n, nodes = endgame.solve_in(s, solve_budget, line, *work)
+            if is_solo:
+                value, _n, nodes = solo.solve_in(s, settings, cards, run, solve_budget, *work, runs)
+            else:
+                value, _n, nodes = endgame.solve_in(s, solve_budget, line, *work)
             if nodes >= 0:
-                exact[node] = value
+                solved = value
+                if not shared:  # with several worlds, the value is this descent's world's only
+                    exact[node] = value
         if exact[node] != UNSOLVED:
             won, margin = endgame.outcome(exact[node])
+        elif solved != UNSOLVED:
+            won, margin = endgame.outcome(solved)
         elif is_solo:
-            solo.playout(s, settings, cards, run, noise, tries)
+            solo.playout(s, settings, cards, run, noise, tries, rollout_tau, solo_weights)
             won, margin = solo.result(s, settings, run)
         else:
             if rollout_tau > 0:

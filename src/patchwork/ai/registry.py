@@ -46,6 +46,7 @@ SPEC_OPTIONS: dict[str, Callable[[str], Any]] = {
     "reuse": lambda text: _flag(text),
     "noise": float,
     "sight": Sight.parse,  # greedy's: income:time:packing
+    "worlds": int,  # the searcher's sampled orders of Automa's deck, in a solo game
 }
 # The searcher's constants (mcts.Params), settable the same way so matches can tune them:
 # ``mcts@c_uct=0.5,margin_weight=0.3``.
@@ -62,6 +63,8 @@ PARAM_OPTIONS: dict[str, Callable[[str], Any]] = {
     "margin_scale": float,
     "solve_spaces": int,
     "solve_budget": int,
+    "solo_solve_spaces": int,
+    "solo_weights": load_weights,  # a file ``patchwork train --solo`` wrote
 }
 
 

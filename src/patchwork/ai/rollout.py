@@ -5,7 +5,9 @@ described by a few numbers (``FEATURES``); its utility is their weighted sum, an
 draws an option from the softmax of utility / ``tau`` (a conditional logit at ``tau = 1``;
 the best at 0) among those that can be bought and fit. The weights are fitted by
 ``patchwork train`` (``patchwork.ai.train``) to the choices the searcher itself made in
-self-play; the package ships them in ``rollout_weights.json``. Placements come from the
+self-play; the package ships them in ``rollout_weights.json`` (solo games' playouts use them
+too: weights fitted to play against the Automa, ``patchwork train --solo``, did no better).
+Placements come from the
 placement policy, as in ``policy``.
 
 None of this is a rule: legality comes from the engine kernels, which these functions only
@@ -187,13 +189,13 @@ def _sample(utility: np.ndarray, tau: float, odds: np.ndarray) -> int:
 def policy_move(s: np.ndarray, weights: np.ndarray, tau: float, tries: int) -> int:
     """One move of the learned policy (a legal move code); the state must not be final."""
     options = K.OFFERED + 1
-    return _policy_move(
+    return policy_move_in(
         s, weights, tau, tries, np.empty(N_FEATURES), np.empty(options), np.empty(options)
     )
 
 
 @njit(cache=True)
-def _policy_move(
+def policy_move_in(
     s: np.ndarray,
     weights: np.ndarray,
     tau: float,
@@ -233,4 +235,4 @@ def playout(s: np.ndarray, weights: np.ndarray, tau: float, tries: int) -> None:
     utility = np.empty(K.OFFERED + 1)
     odds = np.empty(K.OFFERED + 1)
     while not K.is_terminal(s):
-        K.apply_move(s, _policy_move(s, weights, tau, tries, f, utility, odds))
+        K.apply_move(s, policy_move_in(s, weights, tau, tries, f, utility, odds))

@@ -134,7 +134,7 @@ def _run_tree(
     params: mcts.Params,
     stop: StopSignal | None = None,
     on_info: Callable[[int, float], None] | None = None,
-    world: solo.World = solo.NO_WORLD,
+    worlds: solo.Worlds = solo.NO_WORLDS,
 ) -> int:
     """Iterate until the limit (or a stop request, or a full tree); returns iterations run."""
     start = time.perf_counter()
@@ -146,7 +146,7 @@ def _run_tree(
         if n <= 0:
             break
         t0 = time.perf_counter()
-        tree.run(vector, n, params, world)
+        tree.run(vector, n, params, worlds)
         done += n
         now = time.perf_counter()
         # Aim at ~20 ms a batch: short enough to stop on time, long enough to cost nothing.
@@ -179,9 +179,9 @@ class Helpers:
     stop: Event
     done: MutableSequence[int]  # a shared array, one entry a share (the main process's unused)
 
-    def report(self, share: int, before: int = 0) -> Callable[[int, float], None]:
+    def report(self, share: int) -> Callable[[int, float], None]:
         def report(iterations: int, _seconds: float) -> None:
-            self.done[share] = before + iterations
+            self.done[share] = iterations
 
         return report
 
@@ -198,13 +198,13 @@ def _worker_init(helpers: Helpers) -> None:
 
 def _helper_run(
     share: int, tree: mcts.Tree, vector: np.ndarray, limit: Limit, params: mcts.Params,
-    world: solo.World = solo.NO_WORLD, before: int = 0,
+    worlds: solo.Worlds = solo.NO_WORLDS,
 ) -> int:  # fmt: skip
     """``_run_tree`` in a helper process: stopped with the parent, its progress reported."""
     if _HELPERS is None:
-        return _run_tree(tree, vector, limit, params, world=world)
-    report = _HELPERS.report(share, before)
-    return _run_tree(tree, vector, limit, params, _HELPERS.stop, report, world)
+        return _run_tree(tree, vector, limit, params, worlds=worlds)
+    report = _HELPERS.report(share)
+    return _run_tree(tree, vector, limit, params, _HELPERS.stop, report, worlds)
 
 
 def _worker_search(
@@ -228,23 +228,16 @@ def _worker_solo(
     limit: Limit,
     params: mcts.Params,
     seed: int,
-    worlds: tuple[solo.World, ...],
+    worlds: solo.Worlds,
     share: int = 0,
 ) -> tuple[Stats, int]:
-    """A helper's share of a solo search: one tree per world, added up."""
+    """A helper's share of a solo search: its own tree, over its share of the worlds."""
     global _WORKER_TREE, _WORKER_STATE
     _WORKER_TREE = tree = _emptied(_WORKER_TREE, _capacity(limit))
     _WORKER_STATE = None
-    stats: Stats = {}
-    done = 0
-    for i, world in enumerate(worlds):
-        tree.reset()
-        policy.seed(seed + 7919 * i)
-        done += _helper_run(share, tree, vector, limit, params, world, done)
-        _merge(stats, root_stats(tree))
-        if _HELPERS is not None and _HELPERS.stop.is_set():
-            break
-    return stats, done
+    policy.seed(seed)
+    done = _helper_run(share, tree, vector, limit, params, worlds)
+    return root_stats(tree), done
 
 
 def _grown(tree: mcts.Tree | None, root: State | None, state: State, capacity: int) -> mcts.Tree:
@@ -282,7 +275,7 @@ class MCTSAgent:
         endgame_budget: int = 300_000,
         endgame_spaces: int = endgame.ENDGAME_SPACES,
         name: str = "mcts",
-        worlds: int = 8,
+        worlds: int = 32,
     ) -> None:
         self.name = name
         self.worlds = max(1, worlds)  # solo games: sampled orders of Automa's deck
@@ -423,47 +416,33 @@ class MCTSAgent:
         codes: np.ndarray,
         start: float,
     ) -> SearchResult:
-        """A solo game: one tree per sampled world of Automa's deck (``solo``), their root
-        figures added up. Automa is no chooser, so the exact two-player endgame does not apply."""
-        rng = random.Random(seed)
-        worlds = tuple(solo.sample_world(state, rng) for _ in range(self.worlds))
-        share = max(1, len(worlds) // self.workers)
-        per_world = Limit(
-            iterations=None
-            if limit.iterations is None
-            else max(1, limit.iterations // len(worlds)),
-            time=None if limit.time is None else limit.time / share,
-        )
+        """A solo game: one tree over the person's moves across sampled worlds of Automa's
+        deck (``solo``), a tree a process, their root figures added up. Automa is no chooser,
+        so the exact two-player endgame does not apply."""
+        worlds = self.sample_worlds(state, random.Random(seed))
+        processes = 1 if len(codes) < 2 else min(self.workers, len(worlds))
+        own, *shares = _shares(limit, processes)
         futures: list[Future[tuple[Stats, int]]] = []
-        if self.workers > 1 and len(codes) > 1:
+        if shares:
             pool = self._start_helpers()
             futures = [
-                pool.submit(_worker_solo, state.vector, per_world, self.params, seed + i,
-                            worlds[i :: self.workers], i)
-                for i in range(1, self.workers)
+                pool.submit(_worker_solo, state.vector, share, self.params, seed + i,
+                            worlds.part(i, processes), i)
+                for i, share in enumerate(shares, 1)
             ]  # fmt: skip
-            worlds = worlds[:: self.workers]
-        on_info = self._counted(on_info, futures)
-        tree = mcts.Tree(_capacity(per_world))
+        tree = mcts.Tree(_capacity(own))
         self._tree = self._tree_state = None  # nothing to reuse: the next search draws anew
-        stats: Stats = {}
-        done = 0
-        for i, world in enumerate(worlds if len(codes) > 1 else worlds[:1]):
-            tree.reset()
-            policy.seed(seed + 7919 * i)
-            offset = done
-
-            def info(n: int, _seconds: float, offset: int = offset) -> None:
-                if on_info is not None:
-                    on_info(offset + n, time.perf_counter() - start)
-
-            done += _run_tree(tree, state.vector, per_world, self.params, self.stop_event,
-                              info, world)  # fmt: skip
-            _merge(stats, root_stats(tree))
-            if self.stop_event.is_set():
-                break
+        policy.seed(seed)
+        done = _run_tree(tree, state.vector, own, self.params, self.stop_event,
+                         self._counted(on_info, futures), worlds.part(0, processes))  # fmt: skip
+        stats = root_stats(tree)
         done += self._gather(futures, stats, self.stop_event)
         return self._result(state, tree, stats, done, time.perf_counter() - start, totals=True)
+
+    def sample_worlds(self, state: State, rng: random.Random) -> solo.Worlds:
+        """The orders of Automa's deck a solo search plays in: drawn from those the person
+        cannot tell apart (never the real one, which only a benchmark's player may read)."""
+        return solo.sample_worlds(state, rng, self.worlds)
 
     def _start_helpers(self) -> ProcessPoolExecutor:
         """The helper processes, told that a new search starts (none has done anything yet)."""

@@ -3,9 +3,10 @@
 The searcher plays the person's side and never peeks at the deck (D6): a *world* is one
 order of the cards drawn from those consistent with what the person knows
 (``automa.sample_hidden`` over ``State.automa``), followed by the reshuffles it implies. Inside
-one world Automa's turns are fixed by the rules (``automa_kernels``), so the search over it is
-an ordinary tree over the person's moves; the searcher adds up its root figures over several
-worlds (determinized search, as card-game programs do with hidden hands).
+one world Automa's turns are fixed by the rules (``automa_kernels``). The searcher grows one
+tree over the person's moves with each iteration in another world, so a move is judged by
+what it does across the deck orders the person cannot tell apart (information-set MCTS: a
+separate tree a world would plan on knowing the order, and play worse).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from ..engine import kernels as K
 from ..engine import layout as L
 from ..engine.state import State
 from ..engine.tables import PATCH_INCOME
-from . import policy
+from . import endgame, policy, rollout
 
 # Automa turns a world lists: more than a game can use (a pass moves it at least one space).
 WORLD_CARDS = 2 * 53 + 12
@@ -43,8 +44,9 @@ CURSOR, RUN_WITH, RUN_PRINTED = 0, 1, 2
 
 
 @dataclass(frozen=True)
-class World:
-    """One guess at Automa's future cards (``cards``, next first) with the game's settings."""
+class Worlds:
+    """Guesses at Automa's future cards (``cards``: a row each, next card first) with the
+    game's settings."""
 
     settings: np.ndarray
     cards: np.ndarray
@@ -53,33 +55,48 @@ class World:
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
         return self.settings, self.cards
 
+    def __len__(self) -> int:
+        return len(self.cards)
 
-NO_WORLD = World(np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+    def part(self, i: int, parts: int) -> Worlds:
+        """Every ``parts``-th world from the ``i``-th: one process's share."""
+        return Worlds(self.settings, self.cards[i::parts])
 
 
-def sample_world(state: State, rng: random.Random) -> World:
-    """A world consistent with what the person of ``state`` knows (never its real deck)."""
+NO_WORLDS = Worlds(np.zeros(0, dtype=np.int64), np.zeros((1, 0), dtype=np.int64))
+
+
+def sample_worlds(state: State, rng: random.Random, n: int) -> Worlds:
+    """``n`` worlds consistent with what the person of ``state`` knows (never its real deck)."""
     view = state.automa
     assert view is not None, "a world is for a solo game"
-    return world_of(state, A.sample_hidden(view, rng))
+    return _worlds(state, [A.sample_hidden(view, rng) for _ in range(n)])
 
 
-def world_of(state: State, hidden: A.Solo) -> World:
-    """The world in which Automa's private part is ``hidden`` (its deck, then reshuffles)."""
+def world_of(state: State, hidden: A.Solo) -> Worlds:
+    """The one world in which Automa's private part is ``hidden`` (its deck, then reshuffles)."""
+    return _worlds(state, [hidden])
+
+
+def _worlds(state: State, hiddens: list[A.Solo]) -> Worlds:
     automa = state.rules.solo
     assert automa is not None, "a world is for a solo game"
     every = A.deck_cards(automa.deck)
-    cards = list(hidden.deck)
-    shuffle = hidden.shuffles
-    while len(cards) < WORLD_CARDS:  # rule 15: each reshuffle takes all twelve cards
-        shuffle += 1
-        cards.extend(A.shuffled(every, hidden.seed, shuffle))
+    rows = np.empty((len(hiddens), WORLD_CARDS), dtype=np.int64)
+    for row, hidden in zip(rows, hiddens, strict=True):
+        cards = list(hidden.deck)
+        shuffle = hidden.shuffles
+        while len(cards) < WORLD_CARDS:  # rule 15: each reshuffle takes all twelve cards
+            shuffle += 1
+            cards.extend(A.shuffled(every, hidden.seed, shuffle))
+        row[:] = cards[:WORLD_CARDS]
     settings = np.zeros(SETTINGS_SIZE, dtype=np.int64)
     settings[MARKER] = automa.marker
     settings[TAKES_SPECIALS] = automa.takes_specials
-    settings[WITH_BUTTONS], settings[PRINTED] = A.pile_counts(hidden)
+    # (The piles are public: the same in every world.)
+    settings[WITH_BUTTONS], settings[PRINTED] = A.pile_counts(hiddens[0])
     settings[COLUMNS:] = A.level_columns(automa)
-    return World(settings, np.array(cards[:WORLD_CARDS], dtype=np.int64))
+    return Worlds(settings, rows)
 
 
 @njit(cache=True)
@@ -113,11 +130,21 @@ def playout(
     run: np.ndarray,
     noise: float,
     tries: int,
+    tau: float,
+    weights: np.ndarray,
 ) -> None:
-    """The playout policy for the person, the rules for Automa, to the end of the game."""
+    """A playout policy for the person (the learned one at ``tau`` > 0 from ``weights``, else
+    the heuristic one), the rules for Automa, to the end of the game."""
+    f = np.empty(rollout.N_FEATURES)
+    utility = np.empty(K.OFFERED + 1)
+    odds = np.empty(K.OFFERED + 1)
     automa_turns(s, settings, cards, run)
     while not K.is_terminal(s):
-        K.apply_move(s, policy.policy_move(s, noise, tries))
+        if tau > 0:
+            move = rollout.policy_move_in(s, weights, tau, tries, f, utility, odds)
+        else:
+            move = policy.policy_move(s, noise, tries)
+        K.apply_move(s, move)
         automa_turns(s, settings, cards, run)
 
 
@@ -128,3 +155,82 @@ def result(s: np.ndarray, settings: np.ndarray, run: np.ndarray) -> tuple[float,
     automa = AK.score(s, run[RUN_WITH], run[RUN_PRINTED], settings[COLUMNS:])
     won = 1.0 if AK.person_wins(person, automa, s[L.FIRST]) else 0.0
     return won, float(person - automa)
+
+
+@njit(cache=True)
+def _value(s: np.ndarray, settings: np.ndarray, run: np.ndarray) -> int:
+    """A finished game's value for the person, as the exact endgame counts it (``endgame``):
+    winning first, then the margin."""
+    won, margin = result(s, settings, run)
+    return (endgame.WIN if won > 0 else -endgame.WIN) + int(margin)
+
+
+@njit(cache=True)
+def solve_in(
+    s: np.ndarray,
+    settings: np.ndarray,
+    cards: np.ndarray,
+    run: np.ndarray,
+    budget: int,
+    states: np.ndarray,
+    moves: np.ndarray,
+    plies: np.ndarray,
+    pv: np.ndarray,
+    scores: np.ndarray,
+    runs: np.ndarray,
+) -> tuple[int, int, int]:
+    """The exact value of ``s`` (the person to move, in one world) for the person: in a world
+    Automa's turns are fixed, so this is the best of every line of the person's moves, each
+    followed by Automa's turns (``automa_turns``). As ``endgame.solve_in`` (its workspace,
+    and ``runs``: a world's running part a ply): (value, moves in the line, nodes visited),
+    nodes < 0 when out of ``budget``."""
+    count = plies[0]
+    index = plies[1]
+    best = plies[3]
+    pv_len = plies[6]
+    states[0] = s
+    runs[0] = run
+    if K.is_terminal(s):
+        return _value(s, settings, run), 0, 0
+    nodes = 1
+    d = 0
+    count[0] = K.legal_moves(states[0], moves[0])
+    endgame.order_moves(states[0], moves[0], count[0], scores)
+    index[0] = 0
+    best[0] = -(1 << 40)
+    pv_len[0] = 0
+    while True:
+        if index[d] < count[d]:
+            code = moves[d, index[d]]
+            index[d] += 1
+            c = d + 1
+            if c >= len(states) or nodes >= budget:
+                return 0, 0, -1
+            states[c] = states[d]
+            runs[c] = runs[d]
+            K.apply_move(states[c], code)
+            automa_turns(states[c], settings, cards, runs[c])
+            nodes += 1
+            pv_len[c] = 0
+            if not K.is_terminal(states[c]):
+                d = c
+                count[d] = K.legal_moves(states[d], moves[d])
+                endgame.order_moves(states[d], moves[d], count[d], scores)
+                index[d] = 0
+                best[d] = -(1 << 40)
+                continue
+            v = _value(states[c], settings, runs[c])
+        else:
+            if d == 0:
+                break
+            v = best[d]
+            d -= 1
+            c = d + 1
+            code = moves[d, index[d] - 1]
+        if v > best[d]:
+            best[d] = v
+            pv[d, 0] = code
+            m = pv_len[c]
+            pv[d, 1 : m + 1] = pv[c, :m]
+            pv_len[d] = m + 1
+    return best[0], pv_len[0], nodes

@@ -1,5 +1,8 @@
 """``patchwork train``: fit the playouts' purchase policy (``rollout``) to the searcher's choices.
 
+With ``--solo LEVEL`` the searcher plays the person's side against the Automa instead (never
+reading its deck), and the weights fitted are those of a solo game's playouts.
+
 The searcher plays itself at a fixed number of iterations a move (so a run is the same
 whatever the machine or ``--workers``: every game carries its own seeds). At each purchase
 decision its sampling search made (not a special patch, not the exact endgame, more than one
@@ -23,7 +26,9 @@ from typing import TextIO
 import numpy as np
 
 from ..engine import kernels as K
+from ..engine.automa import DECKS, LEVELS, Automa
 from ..engine.errors import PatchworkError
+from ..engine.rules import Rules
 from ..engine.state import new_game
 from ..i18n.commandline import HelpFormatter
 from ..parallel import open_executor
@@ -43,13 +48,26 @@ class Decision:
     chosen: int
 
 
-def self_play(item: tuple[int, int, float]) -> list[Decision]:
-    """One game of the searcher against itself: ``(seed, iterations, rollout_tau)``."""
-    seed, iterations, tau = item
+@dataclass(frozen=True)
+class Setup:
+    """What one self-play game is: its seed, the searcher's iterations a move and playout
+    temperature, and ``solo`` (the Automa it plays against, or None for itself)."""
+
+    seed: int
+    iterations: int
+    tau: float
+    solo: Automa | None = None
+
+
+def self_play(setup: Setup) -> list[Decision]:
+    """One game of the searcher against itself (or, solo, the person's side against the
+    Automa, whose deck it never reads): its purchase decisions."""
     agent = MCTSAgent(
-        limit=Limit(iterations=iterations), params=mcts.Params(rollout_tau=tau), seed=seed
+        limit=Limit(iterations=setup.iterations),
+        params=mcts.Params(rollout_tau=setup.tau),
+        seed=setup.seed,
     )
-    state = new_game(seed=seed)
+    state = new_game(seed=setup.seed, rules=Rules(solo=setup.solo))
     out = []
     while not state.is_terminal():
         result = agent.search(state, candidates=True)
@@ -139,14 +157,17 @@ def train(
     workers: int = 1,
     tau: float = 1.0,
     log: TextIO = sys.stderr,
+    solo: tuple[int, tuple[str, ...]] | None = None,
 ) -> dict[str, object]:
-    """Play ``games`` self-play games, fit, and return the weights file's content."""
+    """Play ``games`` self-play games, fit, and return the weights file's content. With
+    ``solo`` (an Automa level and its decks, taken in turn) the games are against the Automa."""
     if games < 2:
         raise PatchworkError("--games must be at least 2 (one is held out to check the fit)")
     if iterations < 1:
         raise PatchworkError("--iterations must be at least 1")
     seeds = np.random.SeedSequence(seed).generate_state(games, dtype=np.uint32)
-    items = [(int(s), iterations, tau) for s in seeds]
+    automas = [None] if solo is None else [Automa(solo[0], deck) for deck in solo[1]]
+    items = [Setup(int(s), iterations, tau, automas[g % len(automas)]) for g, s in enumerate(seeds)]
     per_game: dict[int, list[Decision]] = {}
     start = last = time.perf_counter()
     with open_executor(workers) as executor:
@@ -176,6 +197,7 @@ def train(
             "iterations": iterations,
             "seed": seed,
             "playouts": "learned" if tau > 0 else "heuristic",
+            **({} if solo is None else {"solo_level": solo[0], "decks": list(solo[1])}),
             "decisions": len(train_set) + len(test_set),
             "held_out_games": games - cut,
             "held_out_agreement": round(agreement(test_set, w=checked), 4),
@@ -185,7 +207,7 @@ def train(
     }
 
 
-def _indexed(item: tuple[int, tuple[int, int, float]]) -> tuple[int, list[Decision]]:
+def _indexed(item: tuple[int, Setup]) -> tuple[int, list[Decision]]:
     return item[0], self_play(item[1])
 
 
@@ -196,7 +218,9 @@ def main(argv: list[str] | None = None) -> int:
         description="Fit the search's playout policy to the searcher's own choices in "
         "self-play, and write the weights (JSON).",
         epilog="The package's weights came from: patchwork train --games 400 --iterations 3000 "
-        "--playouts heuristic --seed 1 --workers 2 --out src/patchwork/ai/rollout_weights.json",
+        "--playouts heuristic --seed 1 --workers 2 --out src/patchwork/ai/rollout_weights.json. "
+        "Weights from --solo are tried with: python benchmarks/solo_automa.py "
+        "--agent mcts@solo_weights=FILE",
     )
     parser.add_argument("--games", type=int, default=400, help="self-play games (default 400)")
     parser.add_argument(
@@ -208,6 +232,21 @@ def main(argv: list[str] | None = None) -> int:
         default="learned",
         help="the playouts of the searcher that plays: the shipped learned policy (default) "
         "or the heuristic one it replaced",
+    )
+    parser.add_argument(
+        "--solo",
+        type=int,
+        choices=sorted(LEVELS),
+        metavar="LEVEL",
+        help="play the person's side against the Automa at this level (1-5) rather than the "
+        "searcher against itself: the weights for solo games' playouts",
+    )
+    parser.add_argument(
+        "--decks",
+        nargs="+",
+        choices=DECKS,
+        default=list(DECKS),
+        help="with --solo: Automa's decks, taken in turn (default both)",
     )
     parser.add_argument("--workers", type=int, default=1, help="games played at once (default 1)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the games (default 0)")
@@ -221,7 +260,8 @@ def main(argv: list[str] | None = None) -> int:
         if not args.out.parent.is_dir():
             raise PatchworkError(f"--out: no such folder {args.out.parent}")
         tau = 1.0 if args.playouts == "learned" else 0.0
-        doc = train(args.games, args.iterations, args.seed, args.workers, tau)
+        solo = None if args.solo is None else (args.solo, tuple(args.decks))
+        doc = train(args.games, args.iterations, args.seed, args.workers, tau, solo=solo)
     except PatchworkError as e:
         print(f"patchwork train: {e}", file=sys.stderr)
         return 2
