@@ -29,7 +29,7 @@ from patchwork.ai.registry import parse_spec
 from patchwork.ai.search import MCTSAgent
 from patchwork.engine.automa import LEVELS, Automa, hidden_part
 
-RESULTS = Path(__file__).with_name("results") / "solo_automa.json"
+RESULTS = Path(__file__).with_name("results") / "solo" / "latest.json"
 
 
 class PeekingAgent(MCTSAgent):

@@ -13,6 +13,9 @@ Shape of the tree (see DESIGN.md, Search):
 - Values are score-aware: a playout's reward blends the win (tie-break included) with the
   final score margin.
 - Playouts buy by the learned purchase policy (``rollout``) unless ``rollout_tau`` is 0.
+- In a solo game one tree spans several sampled orders of Automa's deck (``solo``), an
+  iteration in each in turn; where they disagree on what the person may do, a node offers
+  what is legal in the iteration's world.
 """
 
 from __future__ import annotations
