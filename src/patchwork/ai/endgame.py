@@ -100,6 +100,25 @@ def workspace(
 
 
 @njit(cache=True)
+def open_ply(
+    states: np.ndarray, moves: np.ndarray, plies: np.ndarray, d: int, scores: np.ndarray
+) -> None:
+    """Ply ``d`` of a solver's stack: its legal moves, likely best first, none tried yet."""
+    plies[0, d] = K.legal_moves(states[d], moves[d])
+    order_moves(states[d], moves[d], plies[0, d], scores)
+    plies[1, d] = 0
+
+
+@njit(cache=True)
+def take_line(pv: np.ndarray, pv_len: np.ndarray, d: int, code: int) -> None:
+    """Ply ``d``'s best line becomes ``code`` followed by the line of the ply below it."""
+    pv[d, 0] = code
+    m = pv_len[d + 1]
+    pv[d, 1 : m + 1] = pv[d + 1, :m]
+    pv_len[d] = m + 1
+
+
+@njit(cache=True)
 def solve(s: np.ndarray, budget: int, line: np.ndarray) -> tuple[int, int, int]:
     """(value for player 0, moves in the line, nodes visited); nodes < 0 when out of budget."""
     states, moves, plies, pv, scores = workspace(len(s))
@@ -135,9 +154,7 @@ def solve_in(
     alpha[0] = -inf
     beta[0] = inf
     mover[0] = K.current_player(s)
-    count[0] = K.legal_moves(states[0], moves[0])
-    order_moves(states[0], moves[0], count[0], scores)
-    index[0] = 0
+    open_ply(states, moves, plies, 0, scores)
     best[0] = -inf if mover[0] == 0 else inf
     pv_len[0] = 0
     while True:
@@ -156,9 +173,7 @@ def solve_in(
                 alpha[d] = alpha[d - 1]
                 beta[d] = beta[d - 1]
                 mover[d] = K.current_player(states[d])
-                count[d] = K.legal_moves(states[d], moves[d])
-                order_moves(states[d], moves[d], count[d], scores)
-                index[d] = 0
+                open_ply(states, moves, plies, d, scores)
                 best[d] = -inf if mover[d] == 0 else inf
                 continue
             v = _value0(states[c])
@@ -167,15 +182,11 @@ def solve_in(
                 break
             v = best[d]
             d -= 1
-            c = d + 1
             code = moves[d, index[d] - 1]
-        # Back up child c's value v into ply d.
+        # Back up the value v of the child at ply d + 1 into ply d.
         if (mover[d] == 0 and v > best[d]) or (mover[d] == 1 and v < best[d]):
             best[d] = v
-            pv[d, 0] = code
-            m = pv_len[c]
-            pv[d, 1 : m + 1] = pv[c, :m]
-            pv_len[d] = m + 1
+            take_line(pv, pv_len, d, code)
         if mover[d] == 0:
             alpha[d] = max(alpha[d], v)
         else:

@@ -374,15 +374,12 @@ def iterate(
                 node = chosen
                 depth += 1
                 path[depth] = node
+                if code[node] < 0:
+                    continue  # a patch chosen: on to its placements
+                K.apply_move(s, code[node])
+                solo.automa_turns(s, settings, cards, run)
                 if visits[node] == 0:
-                    if code[node] < 0:
-                        continue
-                    K.apply_move(s, code[node])
-                    solo.automa_turns(s, settings, cards, run)
-                    break
-                if code[node] >= 0:
-                    K.apply_move(s, code[node])
-                    solo.automa_turns(s, settings, cards, run)
+                    break  # a new leaf
                 continue
             limit = _widened(visits[node], widen_c, widen_alpha) if widening else 1 << 30
             grow = n_children[node] < limit and total[node] != n_children[node]

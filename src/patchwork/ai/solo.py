@@ -194,9 +194,7 @@ def solve_in(
         return _value(s, settings, run), 0, 0
     nodes = 1
     d = 0
-    count[0] = K.legal_moves(states[0], moves[0])
-    endgame.order_moves(states[0], moves[0], count[0], scores)
-    index[0] = 0
+    endgame.open_ply(states, moves, plies, 0, scores)
     best[0] = -(1 << 40)
     pv_len[0] = 0
     while True:
@@ -214,9 +212,7 @@ def solve_in(
             pv_len[c] = 0
             if not K.is_terminal(states[c]):
                 d = c
-                count[d] = K.legal_moves(states[d], moves[d])
-                endgame.order_moves(states[d], moves[d], count[d], scores)
-                index[d] = 0
+                endgame.open_ply(states, moves, plies, d, scores)
                 best[d] = -(1 << 40)
                 continue
             v = _value(states[c], settings, runs[c])
@@ -225,12 +221,8 @@ def solve_in(
                 break
             v = best[d]
             d -= 1
-            c = d + 1
             code = moves[d, index[d] - 1]
         if v > best[d]:
             best[d] = v
-            pv[d, 0] = code
-            m = pv_len[c]
-            pv[d, 1 : m + 1] = pv[c, :m]
-            pv_len[d] = m + 1
+            endgame.take_line(pv, pv_len, d, code)
     return best[0], pv_len[0], nodes
