@@ -43,7 +43,12 @@ def test_the_wheel_and_sdist_install_cleanly_in_a_fresh_venv(tmp_path: Path) -> 
     (sdist,) = dist.glob("patchwork_game-*.tar.gz")
     assert sdist.stat().st_size > 0
     files = set(zipfile.ZipFile(wheel).namelist())
-    for data in ("engine/data/patches.json", "i18n/locale/de/LC_MESSAGES/patchwork.mo"):
+    for data in (
+        "engine/data/patches.json",
+        "i18n/locale/de/LC_MESSAGES/patchwork.mo",
+        "ai/rollout_weights.json",
+        "ai/value_weights.npz",
+    ):
         assert f"patchwork/{data}" in files  # not only the modules
     venv = tmp_path / "venv"
     run(sys.executable, "-m", "venv", "--without-pip", venv)

@@ -23,6 +23,7 @@ from ..engine.errors import PatchworkError
 from ..i18n import N_
 from .agents import FULL_SIGHT, Agent, GreedyAgent, Sight
 from .limit import Limit
+from .mcts import Params
 from .policy_agent import PolicyAgent
 from .search import MCTSAgent
 
@@ -43,6 +44,9 @@ class Rung:
     seconds: float | None = None
     workers: int = 1
     exact_endgame: bool = True
+    # Whether its leaves use the learned value (``ai.value``), which came after the ladder
+    # was measured: the levels below the top play as they did when their steps were measured.
+    learned_value: bool = False
 
 
 LADDER: dict[int, Rung] = {
@@ -89,6 +93,7 @@ LADDER: dict[int, Rung] = {
         SEARCH,
         seconds=5.0,
         workers=2,
+        learned_value=True,
     ),
 }
 LEVELS = tuple(LADDER)
@@ -114,6 +119,7 @@ def level(n: int, seed: int | None = None, **options: Any) -> Agent:
         return GreedyAgent(seed=seed, name=name, **options)
     options.setdefault("workers", rung.workers)
     options.setdefault("exact_endgame", rung.exact_endgame)
+    options.setdefault("params", Params() if rung.learned_value else Params(value_mix=0.0))
     limit = options.pop("limit", Limit(time=rung.seconds, iterations=rung.iterations))
     return MCTSAgent(limit=limit, seed=seed, name=name, **options)
 

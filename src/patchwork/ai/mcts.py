@@ -13,6 +13,8 @@ Shape of the tree (see DESIGN.md, Search):
 - Values are score-aware: a playout's reward blends the win (tie-break included) with the
   final score margin.
 - Playouts buy by the learned purchase policy (``rollout``) unless ``rollout_tau`` is 0.
+- In a two-player game a new leaf's value blends its playout's with a small network's
+  estimate over both quilts and the circle (``value``; ``value_mix`` of it).
 - In a solo game one tree spans several sampled orders of Automa's deck (``solo``), an
   iteration in each in turn; where they disagree on what the person may do, a node offers
   what is legal in the iteration's world.
@@ -29,8 +31,12 @@ from ..engine import kernels as K
 from ..engine import layout as L
 from ..engine.tables import MODE_COUNT, MODE_INDEX
 from . import endgame, policy, rollout, solo
+from . import value as valuenet
 
 UNKNOWN = -1
+# The share of a two-player leaf's value that comes from the learned value (``value``), the
+# rest from its playout: tuned at 0.1 s a move (docs/strength.md, "A learned value").
+VALUE_MIX = 0.75
 UNSOLVED = -(1 << 40)
 MAX_DEPTH = 512
 # meta ([size, root]), parent, first_child, next_sibling, n_children, total, code, visits,
@@ -58,6 +64,8 @@ class Params:
         c_place: float | None = None,
         solo_weights: np.ndarray | None = None,
         solo_solve_spaces: int = 0,
+        value_mix: float = VALUE_MIX,
+        value_weights: tuple[np.ndarray, ...] | None = None,
     ) -> None:
         self.c_uct = c_uct
         # Exploration among a patch's placements (the same as ``c_uct`` unless set).
@@ -86,6 +94,11 @@ class Params:
         self.rollout_weights = rollout.WEIGHTS if rollout_weights is None else rollout_weights
         # ... and in a solo game the person's, from these (the same unless set).
         self.solo_weights = self.rollout_weights if solo_weights is None else solo_weights
+        # A two-player leaf's value blends the playout's with the learned value's (``value``,
+        # from these weights: the package's by default) at this share; 1: the network alone,
+        # no playout; 0: the playout alone, as the search was before it.
+        self.value_mix = value_mix
+        self.value_weights = valuenet.WEIGHTS if value_weights is None else value_weights
 
     def as_array(self) -> np.ndarray:
         return np.array(
@@ -102,6 +115,7 @@ class Params:
                 self.rollout_tau,
                 self.c_place,
                 self.solo_solve_spaces,
+                self.value_mix,
                 *self.rollout_weights,
                 *self.solo_weights,
             ],
@@ -183,7 +197,11 @@ class Tree:
         """Run iterations from the root (whose state is ``state``; in a solo game, across
         ``worlds`` of Automa's deck); returns nodes in use."""
         arrays = self.arrays
-        return int(iterate(state, iterations, params.as_array(), arrays, *worlds.arrays))
+        return int(
+            iterate(
+                state, iterations, params.as_array(), arrays, *worlds.arrays, params.value_weights
+            )
+        )
 
 
 @njit(cache=True)
@@ -311,6 +329,7 @@ def iterate(
     t: TreeArrays,
     settings: np.ndarray,
     worlds: np.ndarray,
+    net: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
 ) -> int:
     """``iterations`` descents, playouts and updates. In a solo game (``settings`` not empty)
     Automa replies after each of the person's moves by the cards of one of ``worlds`` (a row
@@ -332,8 +351,12 @@ def iterate(
     c_place = params[10]
     if len(settings) > 0:  # a solo game
         solve_spaces = int(params[11])
-    rollout_weights = params[12 : 12 + rollout.N_FEATURES].copy()
-    solo_weights = params[12 + rollout.N_FEATURES :].copy()
+    value_mix = params[12]
+    rollout_weights = params[13 : 13 + rollout.N_FEATURES].copy()
+    solo_weights = params[13 + rollout.N_FEATURES :].copy()
+    net_in = np.empty(valuenet.N_INPUTS)
+    net_h1 = np.empty(len(net[1]))
+    net_h2 = np.empty(len(net[3]))
     line = np.empty(endgame.MAX_PLIES, dtype=np.int64)
     # The solver's megabyte of stack only when leaves are solved (one ply of it otherwise).
     work = endgame.workspace(len(root_state), endgame.MAX_PLIES if solve_spaces > 0 else 1)
@@ -450,12 +473,19 @@ def iterate(
             solo.playout(s, settings, cards, run, noise, tries, rollout_tau, solo_weights)
             won, margin = solo.result(s, settings, run)
         else:
-            if rollout_tau > 0:
-                rollout.playout(s, rollout_weights, rollout_tau, tries)
-            else:
-                policy.playout(s, noise, tries)
+            learned = value_mix > 0.0 and not K.is_terminal(s)
+            if learned:
+                v_won, v_margin = valuenet.evaluate(s, *net, net_in, net_h1, net_h2)
+            if not learned or value_mix < 1.0:
+                if rollout_tau > 0:
+                    rollout.playout(s, rollout_weights, rollout_tau, tries)
+                else:
+                    policy.playout(s, noise, tries)
             margin = float(K.score(s, 0) - K.score(s, 1))
             won = 1.0 if K.winner(s) == 0 else 0.0
+            if learned:
+                won = (1.0 - value_mix) * won + value_mix * v_won
+                margin = (1.0 - value_mix) * margin + value_mix * v_margin
         r0 = (1.0 - margin_weight) * won + margin_weight * (
             0.5 + 0.5 * math.tanh(margin / margin_scale)
         )

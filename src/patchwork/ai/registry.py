@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..engine.errors import PatchworkError
+from . import value
 from .agents import Agent, GreedyAgent, RandomAgent, Sight
 from .levels import LEVELS, level
 from .limit import Limit
@@ -65,6 +66,8 @@ PARAM_OPTIONS: dict[str, Callable[[str], Any]] = {
     "solve_budget": int,
     "solo_solve_spaces": int,
     "solo_weights": load_weights,  # a file ``patchwork train --solo`` wrote
+    "value_mix": float,
+    "value_weights": value.load,  # a file benchmarks/value_net.py fit wrote
 }
 
 

@@ -64,7 +64,9 @@ def self_play(setup: Setup) -> list[Decision]:
     Automa, whose deck it never reads): its purchase decisions."""
     agent = MCTSAgent(
         limit=Limit(iterations=setup.iterations),
-        params=mcts.Params(rollout_tau=setup.tau),
+        # Playouts alone, as when the shipped weights were fitted (the learned value was
+        # fitted to this searcher's play in turn).
+        params=mcts.Params(rollout_tau=setup.tau, value_mix=0.0),
         seed=setup.seed,
     )
     state = new_game(seed=setup.seed, rules=Rules(solo=setup.solo))
