@@ -329,7 +329,7 @@ def iterate(
     t: TreeArrays,
     settings: np.ndarray,
     worlds: np.ndarray,
-    net: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    net: tuple[np.ndarray, ...],
 ) -> int:
     """``iterations`` descents, playouts and updates. In a solo game (``settings`` not empty)
     Automa replies after each of the person's moves by the cards of one of ``worlds`` (a row
