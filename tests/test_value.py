@@ -74,7 +74,7 @@ def test_the_compiled_pass_is_the_network_and_speaks_for_player_0() -> None:
         margin, logit = (h @ w[4] + w[5]) * np.array([value.MARGIN_SCALE, 1.0])
         won = 1 / (1 + np.exp(-logit))
         work = (np.empty(value.N_INPUTS), np.empty(12), np.empty(5))
-        got_won, got_margin = value.evaluate(v, *w, *work)
+        got_won, got_margin = value.evaluate(v, w, *work)
         if p == 1:
             won, margin = 1 - won, -margin
         assert got_won == pytest.approx(won)

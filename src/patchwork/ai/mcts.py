@@ -475,7 +475,7 @@ def iterate(
         else:
             learned = value_mix > 0.0 and not K.is_terminal(s)
             if learned:
-                v_won, v_margin = valuenet.evaluate(s, *net, net_in, net_h1, net_h2)
+                v_won, v_margin = valuenet.evaluate(s, net, net_in, net_h1, net_h2)
             if not learned or value_mix < 1.0:
                 if rollout_tau > 0:
                     rollout.playout(s, rollout_weights, rollout_tau, tries)

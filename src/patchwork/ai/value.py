@@ -93,17 +93,14 @@ def features(s: np.ndarray, p: int, out: np.ndarray) -> None:
 @njit(cache=True)
 def evaluate(
     s: np.ndarray,
-    w1: np.ndarray,
-    b1: np.ndarray,
-    w2: np.ndarray,
-    b2: np.ndarray,
-    w3: np.ndarray,
-    b3: np.ndarray,
+    net: tuple[np.ndarray, ...],
     x: np.ndarray,
     h1: np.ndarray,
     h2: np.ndarray,
 ) -> tuple[float, float]:
-    """(chance player 0 wins, player 0's margin) by the network, for a live position."""
+    """(chance player 0 wins, player 0's margin) by the network (``net``: w1, b1, w2, b2,
+    w3, b3), for a live position; ``x``, ``h1`` and ``h2`` are its layers' room."""
+    w1, b1, w2, b2, w3, b3 = net
     p = K.current_player(s)
     features(s, p, x)
     h1[:] = b1
