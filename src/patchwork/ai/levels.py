@@ -9,7 +9,8 @@ server as on a fast one (and the same game again with the same seed); level 13 i
 strongest the machine can do in 5 s. The measured steps are in docs/strength.md.
 
 Before this ladder there were five levels. Records and games that name one of those
-(``FORMER_LEVELS``) are read as the level here that plays exactly as it did.
+(``FORMER_LEVELS``) are read as the level here that plays as it did (the top one now with
+the learned value, ``ai.value``, which levels below the top leave out).
 """
 
 from __future__ import annotations
@@ -100,8 +101,9 @@ LEVELS = tuple(LADDER)
 DEFAULT_LEVEL = 4  # what a game against the AI is when nobody chose: weighs every move
 DESCRIPTIONS = {n: rung.description for n, rung in LADDER.items()}
 
-# The five levels before this ladder, by the level here that plays exactly as each did:
-# what a record of version 2 or less, or a game stored before migration 0013, means.
+# The five levels before this ladder, by the level here that plays as each did (exactly, but
+# for level 13's learned value): what a record of version 2 or less, or a game stored before
+# migration 0013, means.
 FORMER_LEVELS: Mapping[int, int] = {1: 2, 2: 4, 3: 8, 4: 11, 5: 13}
 
 
