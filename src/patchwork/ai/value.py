@@ -48,11 +48,12 @@ def _player(s: np.ndarray, q: int, out: np.ndarray, at: int) -> None:
     paydays = PAYDAYS_AHEAD[position]
     out[at] = buttons / 30.0
     out[at + 1] = income / 15.0
-    out[at + 2] = position / 53.0
+    out[at + 2] = position / data.FINAL_SPACE
     out[at + 3] = paydays / 9.0
-    out[at + 4] = empty / 81.0
+    out[at + 4] = empty / SQUARES
     out[at + 5] = income * paydays / 50.0
-    out[at + 6] = (buttons + income * paydays - 2 * empty) / 50.0
+    # The score the rulebook counts at the end, bonus tile apart, with the income to come.
+    out[at + 6] = (buttons + income * paydays - data.EMPTY_PENALTY * empty) / 50.0
     out[at + 7] = 1.0 if s[L.TOP] == q else 0.0
     out[at + 8] = 1.0 if s[L.BONUS] == q else 0.0
     out[at + 9] = 1.0 if s[L.FIRST] == q else 0.0
