@@ -153,16 +153,19 @@ def test_the_exact_endgame_never_peeks_at_the_deck() -> None:
     assert a.move_stats == b.move_stats and a.best_move == b.best_move
 
 
-def test_one_tree_across_worlds_holds_only_moves_some_world_allows() -> None:
+@pytest.mark.parametrize("observe", [True, False])
+def test_one_tree_across_worlds_holds_only_moves_some_world_allows(observe: bool) -> None:
     # One tree over the person's moves, each descent in another world: wherever Automa's
     # cards change what is on offer, a node's children are those legal in some world, and
-    # every world reaches the nodes its own game allows.
+    # every world reaches the nodes its own game allows. With solo_observe, a move Automa
+    # answers leads to a node for each thing its turns showed, and a world goes on from the
+    # one its own cards show.
     state = solo_game(5, "normal", seed=31)
     for move in ("A", "A", "A"):
         state = state.apply(pw.Move.parse(move, state))
     worlds = S.sample_worlds(state, random.Random(2), 16)
     tree = mcts.Tree(20_000)
-    tree.run(state.vector, 6000, mcts.Params(), worlds)
+    tree.run(state.vector, 6000, mcts.Params(solo_observe=observe), worlds)
     reached: set[int] = set()
 
     def walk(node: int, v: np.ndarray, cards: np.ndarray, run: np.ndarray) -> None:
@@ -180,6 +183,13 @@ def test_one_tree_across_worlds_holds_only_moves_some_world_allows() -> None:
                 after, more = v.copy(), run.copy()
                 K.apply_move(after, code)
                 S.automa_turns(after, worlds.settings, cards, more)
+                if observe and more[S.CURSOR] > run[S.CURSOR]:
+                    reached.add(child)
+                    seen = S.seen(worlds.settings, cards, int(run[S.CURSOR]), more)
+                    assert all(int(tree.code[c]) >= mcts.SEEN for c in tree.children(child))
+                    child = tree.child_with_code(child, mcts.SEEN + seen)
+                    if child < 0:
+                        continue  # no descent in a world that showed this has come here yet
                 walk(child, after, cards, more)
 
     for cards in worlds.cards:
@@ -187,6 +197,12 @@ def test_one_tree_across_worlds_holds_only_moves_some_world_allows() -> None:
         S.start_run(worlds.settings, run)
         walk(tree.root, state.vector.copy(), cards, run)
     assert reached == set(range(tree.size))
+    seen_nodes = [n for n in range(tree.size) if int(tree.code[n]) >= mcts.SEEN]
+    if observe:  # Automa's answers to one move were told apart (different cards turned up)
+        assert max(sum(int(tree.code[c]) >= mcts.SEEN for c in tree.children(int(tree.parent[n])))
+                   for n in seen_nodes) > 1  # fmt: skip
+    else:
+        assert not seen_nodes
     # ... and Automa's cards did change what the person could do further down.
     offers = set()
     for cards in worlds.cards:
@@ -196,3 +212,32 @@ def test_one_tree_across_worlds_holds_only_moves_some_world_allows() -> None:
         S.automa_turns(v, worlds.settings, cards, run)
         offers.add(tuple(v[L.CIRCLE : L.CIRCLE + 3].tolist()))
     assert len(offers) > 1
+
+
+@pytest.mark.parametrize("deck", ["normal", "tactical"])
+def test_what_the_person_sees_of_automas_turns_is_the_cards_turned_up(deck: str) -> None:
+    # Worlds that turned up the same cards are one game to the person, whatever follows;
+    # with the tactical deck the budget on the next card's back is seen too, not its face.
+    worlds = S.sample_worlds(solo_game(5, deck, seed=8), random.Random(1), 2)
+    run = np.array([3, 0, 0], dtype=np.int64)
+    cards = worlds.cards[0].copy()
+
+    def seen(row: np.ndarray) -> int:
+        return int(S.seen(worlds.settings, row, 1, run))
+
+    other = cards.copy()
+    other[1] = next(c for c in cards if c != cards[1])
+    assert seen(other) != seen(cards)  # another card turned up
+    other = cards.copy()
+    other[0] = next(c for c in cards if c != cards[0])  # before the turns: not theirs
+    assert seen(other) == seen(cards)
+    same_budget = [c for c in A.deck_cards(deck) if c != cards[3] and
+                   S.CARD_BUDGET[c] == S.CARD_BUDGET[cards[3]]]  # fmt: skip
+    other_budget = [c for c in A.deck_cards(deck) if S.CARD_BUDGET[c] != S.CARD_BUDGET[cards[3]]]
+    for card in same_budget:
+        other = cards.copy()
+        other[3] = card
+        assert seen(other) == seen(cards)
+    other = cards.copy()
+    other[3] = other_budget[0]
+    assert (seen(other) != seen(cards)) == (deck == "tactical")

@@ -17,7 +17,10 @@ Shape of the tree (see DESIGN.md, Search):
   estimate over both quilts and the circle (``value``; ``value_mix`` of it).
 - In a solo game one tree spans several sampled orders of Automa's deck (``solo``), an
   iteration in each in turn; where they disagree on what the person may do, a node offers
-  what is legal in the iteration's world.
+  what is legal in the iteration's world. With ``solo_observe`` (off by default), a move
+  Automa answers leads to one node for each thing the person may see of its turns (its
+  cards, and with the tactical deck the next budget: code ``SEEN + solo.seen``), so the
+  person's later moves are chosen knowing it, as at the table.
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ UNKNOWN = -1
 # rest from its playout: tuned at 0.1 s a move (docs/strength.md, "A learned value").
 VALUE_MIX = 0.75
 UNSOLVED = -(1 << 40)
+# Codes from here up are what the person saw of Automa's turns (``solo.seen``), not moves.
+SEEN = 1 << 40
 MAX_DEPTH = 512
 # meta ([size, root]), parent, first_child, next_sibling, n_children, total, code, visits,
 # reward0, win0, margin0, exact (the solved value for player 0, or UNSOLVED): the node arrays,
@@ -66,6 +71,7 @@ class Params:
         solo_solve_spaces: int = 0,
         value_mix: float = VALUE_MIX,
         value_weights: tuple[np.ndarray, ...] | None = None,
+        solo_observe: bool = False,
     ) -> None:
         self.c_uct = c_uct
         # Exploration among a patch's placements (the same as ``c_uct`` unless set).
@@ -99,6 +105,11 @@ class Params:
         # no playout; 0: the playout alone, as the search was before it.
         self.value_mix = value_mix
         self.value_weights = valuenet.WEIGHTS if value_weights is None else value_weights
+        # In a solo game, whether the tree tells apart what the person saw of Automa's turns
+        # (False: one node after each move whatever Automa did). Off: it played no better
+        # against Legend at 2,000 or 10,000 iterations and costs a third of the speed
+        # (docs/strength.md, "Against the Automa").
+        self.solo_observe = solo_observe
 
     def as_array(self) -> np.ndarray:
         return np.array(
@@ -116,6 +127,7 @@ class Params:
                 self.c_place,
                 self.solo_solve_spaces,
                 self.value_mix,
+                self.solo_observe,
                 *self.rollout_weights,
                 *self.solo_weights,
             ],
@@ -322,6 +334,28 @@ def _select_legal(
 
 
 @njit(cache=True)
+def _answered(
+    t: TreeArrays, node: int, s: np.ndarray, settings: np.ndarray, cards: np.ndarray,
+    run: np.ndarray, observing: bool, room: bool,
+) -> int:  # fmt: skip
+    """Automa's turns after the person's move at ``node``: the node to go on from, which
+    with ``observing`` is the child for what the person saw of those turns (added if new and
+    there is ``room``; -1 if not), else ``node`` itself."""
+    before = run[solo.CURSOR]
+    solo.automa_turns(s, settings, cards, run)
+    if not observing or run[solo.CURSOR] == before:
+        return node  # Automa did not move: the same in every world
+    seen = SEEN + solo.seen(settings, cards, before, run)
+    first_child, next_sibling, code = t[2], t[3], t[6]
+    x = first_child[node]
+    while x >= 0 and code[x] != seen:
+        x = next_sibling[x]
+    if x >= 0 or not room:
+        return x
+    return _add_child(t, node, seen)
+
+
+@njit(cache=True)
 def iterate(
     root_state: np.ndarray,
     iterations: int,
@@ -352,8 +386,9 @@ def iterate(
     if len(settings) > 0:  # a solo game
         solve_spaces = int(params[11])
     value_mix = params[12]
-    rollout_weights = params[13 : 13 + rollout.N_FEATURES].copy()
-    solo_weights = params[13 + rollout.N_FEATURES :].copy()
+    observe = params[13] != 0.0
+    rollout_weights = params[14 : 14 + rollout.N_FEATURES].copy()
+    solo_weights = params[14 + rollout.N_FEATURES :].copy()
     net_in = np.empty(valuenet.N_INPUTS)
     net_h1 = np.empty(len(net[1]))
     net_h2 = np.empty(len(net[3]))
@@ -371,6 +406,7 @@ def iterate(
     # After a move of the person's, what is on offer and who moves next depend on Automa's
     # cards: with several worlds such a node's children are checked against each descent's.
     shared = is_solo and len(worlds) > 1
+    observing = shared and observe
     cards = worlds[0]
     run = np.zeros(3, dtype=np.int64)
     for _ in range(iterations):
@@ -388,7 +424,7 @@ def iterate(
                 # (A patch's placements, below, depend on the person's quilt alone.)
                 n = _candidates(s, c, cand, scores)
                 tried = min(n, _widened(visits[node], widen_c, widen_alpha)) if widening else n
-                room = meta[0] + 2 <= capacity
+                room = meta[0] + 3 <= capacity  # a move, and what Automa's answer showed
                 chosen = _select_legal(
                     t, node, cand, n, tried, s, room, c_place if widening else c_uct
                 )
@@ -400,7 +436,11 @@ def iterate(
                 if code[node] < 0:
                     continue  # a patch chosen: on to its placements
                 K.apply_move(s, code[node])
-                solo.automa_turns(s, settings, cards, run)
+                after = _answered(t, node, s, settings, cards, run, observing, True)
+                if after != node:
+                    node = after
+                    depth += 1
+                    path[depth] = node
                 if visits[node] == 0:
                     break  # a new leaf
                 continue
@@ -447,7 +487,16 @@ def iterate(
             if code[node] >= 0:
                 K.apply_move(s, code[node])
                 if is_solo:
-                    solo.automa_turns(s, settings, cards, run)
+                    room = meta[0] + 1 <= capacity
+                    after = _answered(t, node, s, settings, cards, run, observing, room)
+                    if after < 0:
+                        break  # no room for what Automa showed: this node is the leaf
+                    if after != node:
+                        node = after
+                        depth += 1
+                        path[depth] = node
+                        if visits[node] == 0:
+                            break  # a new leaf
         solved = UNSOLVED
         if (
             exact[node] == UNSOLVED

@@ -68,6 +68,7 @@ PARAM_OPTIONS: dict[str, Callable[[str], Any]] = {
     "solo_weights": load_weights,  # a file ``patchwork train --solo`` wrote
     "value_mix": float,
     "value_weights": value.load,  # a file benchmarks/value_net.py fit wrote
+    "solo_observe": lambda text: _flag(text),
 }
 
 

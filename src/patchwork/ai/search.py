@@ -612,7 +612,7 @@ def _principal_line(tree: mcts.Tree, first: Move, state: State) -> list[Move]:
         if int(tree.visits[node]) < 2:
             break
         cc = int(tree.code[node])
-        if cc >= 0:
+        if 0 <= cc < mcts.SEEN:  # (not what Automa's turns showed, in a solo game)
             line.append(move_from_code(cc))
     return line
 

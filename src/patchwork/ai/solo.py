@@ -36,8 +36,9 @@ for _n, _card in A.CARDS.items():
     CARD_BUDGET[_n] = _card.budget
     CARD_INCOME[_n] = _card.income
     CARD_FILTERS[_n] = A.filter_codes(_card)
-# A world's settings, one int64 array: where each lives.
-MARKER, TAKES_SPECIALS, WITH_BUTTONS, PRINTED, COLUMNS = 0, 1, 2, 3, 4
+# A world's settings, one int64 array: where each lives (SHOWS_NEXT: whether the top card's
+# back, its budget, is seen: the tactical deck's).
+MARKER, TAKES_SPECIALS, WITH_BUTTONS, PRINTED, SHOWS_NEXT, COLUMNS = 0, 1, 2, 3, 4, 5
 SETTINGS_SIZE = COLUMNS + 4
 # The running part of a world during one descent and playout.
 CURSOR, RUN_WITH, RUN_PRINTED = 0, 1, 2
@@ -95,6 +96,7 @@ def _worlds(state: State, hiddens: list[A.Solo]) -> Worlds:
     settings[TAKES_SPECIALS] = automa.takes_specials
     # (The piles are public: the same in every world.)
     settings[WITH_BUTTONS], settings[PRINTED] = A.pile_counts(hiddens[0])
+    settings[SHOWS_NEXT] = automa.deck == "tactical"
     settings[COLUMNS:] = A.level_columns(automa)
     return Worlds(settings, rows)
 
@@ -120,6 +122,23 @@ def automa_turns(s: np.ndarray, settings: np.ndarray, cards: np.ndarray, run: np
             run[RUN_PRINTED] += income
             if income >= 1:  # D5
                 run[RUN_WITH] += 1
+
+
+# What the person sees of Automa's turns, as a number: the cards turned up, in order, and
+# with the tactical deck the budget on the next one's back (a hash below 2**40).
+_SEEN_MASK = (1 << 40) - 1
+
+
+@njit(cache=True)
+def seen(settings: np.ndarray, cards: np.ndarray, before: int, run: np.ndarray) -> int:
+    """What the person learns from Automa's turns that drew ``cards[before:run[CURSOR]]``:
+    two worlds that agree on it are the same game to the person up to here."""
+    h = 0
+    for i in range(before, run[CURSOR]):
+        h = (h * 1_000_003 + cards[i] + 1) & _SEEN_MASK
+    if settings[SHOWS_NEXT] != 0:
+        h = (h * 1_000_003 + CARD_BUDGET[cards[run[CURSOR]]] + 1) & _SEEN_MASK
+    return h
 
 
 @njit(cache=True)
