@@ -428,6 +428,7 @@ class Account:
 SHARED_ARGS = (
     "--ai-workers",
     "1",
+    "--ai-on-demand",  # most tests play no AI: a server starts with less to do
     "--grace",
     "1.5",
     "--hint-seconds",

@@ -26,12 +26,14 @@ def _tree(server: ServerProcess) -> dict[int, str]:
 def _with_search_pool(server: ServerProcess) -> dict[int, str]:
     """The server's processes, once they include a searcher's pool (the top level has one). A
     new AI worker loads the compiled engine first: on a loaded two-core machine (the suite runs
-    on two processes) that took over 20 s once, so the wait is generous."""
-    deadline = time.monotonic() + 60
+    on two processes) that took over 20 s once, and a CI run once waited more than 60 s with
+    the forkserver up and no worker yet, so the wait is very generous and a failure says what
+    the server logged."""
+    deadline = time.monotonic() + 150
     while True:
         tree = _tree(server)
         if any("spawn_main" in cmd for cmd in tree.values()) or time.monotonic() > deadline:
-            assert any("spawn_main" in cmd for cmd in tree.values()), tree
+            assert any("spawn_main" in cmd for cmd in tree.values()), f"{tree}\n{server.log()}"
             return tree
         time.sleep(0.1)  # processes starting: there is no event to await from here
 
@@ -41,7 +43,7 @@ def _assert_all_end(tree: dict[int, str]) -> None:
     assert not left, "\n".join(f"{pid}: {tree[pid][:160]}" for pid in sorted(left))
 
 
-def _level_five_game(server: ServerProcess) -> tuple[str, str, dict[str, object]]:
+def _top_level_game(server: ServerProcess) -> tuple[str, str, dict[str, object]]:
     created = server.create(mode="ai", level=13)  # the top level searches with a pool of its own
     return created["game_id"], created["token"], created["game"]
 
@@ -50,7 +52,7 @@ def test_a_stopped_or_killed_server_leaves_no_process(tmp_path: Path) -> None:
     server = ServerProcess(f"sqlite:///{tmp_path / 'games.db'}", tmp_path, "--ai-workers", "1")
     server.start()
     try:
-        gid, token, game = _level_five_game(server)
+        gid, token, game = _top_level_game(server)
         with server.client(gid, token) as c:
             assert c.move(legal_moves(game)[0])["type"] == "ack"
             c.wait_game(lambda g: g["to_move"] == 0 or g["status"] == "finished", timeout=30)
@@ -60,7 +62,7 @@ def test_a_stopped_or_killed_server_leaves_no_process(tmp_path: Path) -> None:
         _assert_all_end(tree)
 
         server.start()
-        gid, token, game = _level_five_game(server)
+        gid, token, game = _top_level_game(server)
         with server.client(gid, token) as c:
             assert c.move(legal_moves(game)[0])["type"] == "ack"
             tree = _with_search_pool(server)  # the AI thinks for five seconds
@@ -75,6 +77,24 @@ def test_a_stopped_or_killed_server_leaves_no_process(tmp_path: Path) -> None:
             assert c.move(legal_moves(c.game or {})[0])["type"] == "ack"
             tree = _with_search_pool(server)
             server.kill()  # SIGKILL in the middle of the search: no shutdown code runs
+        _assert_all_end(tree)
+    finally:
+        server.stop()
+
+
+def test_with_ai_on_demand_the_ai_processes_start_at_the_first_ai_move(tmp_path: Path) -> None:
+    server = ServerProcess(f"sqlite:///{tmp_path / 'games.db'}", tmp_path, "--ai-on-demand")
+    server.start()
+    try:
+        gid, token = (created := server.create(mode="ai", level=3))["game_id"], created["token"]
+        time.sleep(1.0)  # (a pool started with the server would be up by now)
+        assert not any("forkserver" in cmd for cmd in _tree(server).values())
+        with server.client(gid, token) as c:
+            assert c.move(legal_moves(created["game"])[0])["type"] == "ack"
+            c.wait_game(lambda g: g["to_move"] == 0 or g["status"] == "finished", timeout=60)
+        tree = _tree(server)
+        assert any("forkserver" in cmd for cmd in tree.values()), tree
+        server.stop()
         _assert_all_end(tree)
     finally:
         server.stop()
