@@ -26,9 +26,9 @@ def _starts_processes(module: ModuleType) -> bool:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The files that start servers, bots, browsers or terminals first, each file's tests kept
-    together and in order: the two workers (``-n 2 --dist loadfile`` hands out whole files in
-    this order) then end on the many quick files together, rather than one waiting while the
-    other runs a slow file that came last."""
+    together and in order: the workers (``--dist loadfile --no-loadscope-reorder`` hands out
+    whole files in this order) then end on the many quick files together, rather than some
+    waiting while another runs a slow file that came last."""
     slow = {
         item.module.__name__: _starts_processes(item.module)
         for item in items

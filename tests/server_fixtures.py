@@ -428,7 +428,6 @@ class Account:
 SHARED_ARGS = (
     "--ai-workers",
     "1",
-    "--ai-on-demand",  # most tests play no AI: a server starts with less to do
     "--grace",
     "1.5",
     "--hint-seconds",

@@ -80,21 +80,3 @@ def test_a_stopped_or_killed_server_leaves_no_process(tmp_path: Path) -> None:
         _assert_all_end(tree)
     finally:
         server.stop()
-
-
-def test_with_ai_on_demand_the_ai_processes_start_at_the_first_ai_move(tmp_path: Path) -> None:
-    server = ServerProcess(f"sqlite:///{tmp_path / 'games.db'}", tmp_path, "--ai-on-demand")
-    server.start()
-    try:
-        gid, token = (created := server.create(mode="ai", level=3))["game_id"], created["token"]
-        time.sleep(1.0)  # (a pool started with the server would be up by now)
-        assert not any("forkserver" in cmd for cmd in _tree(server).values())
-        with server.client(gid, token) as c:
-            assert c.move(legal_moves(created["game"])[0])["type"] == "ack"
-            c.wait_game(lambda g: g["to_move"] == 0 or g["status"] == "finished", timeout=60)
-        tree = _tree(server)
-        assert any("forkserver" in cmd for cmd in tree.values()), tree
-        server.stop()
-        _assert_all_end(tree)
-    finally:
-        server.stop()

@@ -17,9 +17,6 @@ class Settings:
     ai_move_delay: float = 0.0
     # The AI level that thinks in seconds ponders on the person's time while the pool is idle.
     ai_ponder: bool = True
-    # Start the AI processes when the first AI move, hint or analysis asks for them rather
-    # than with the server: less memory and start-up work where the AI is seldom played.
-    ai_on_demand: bool = False
     hint_seconds: float = 0.5
     analysis_seconds: float = 2.0
     # The analysis board's search: its last, longest step (each step before it half as long).

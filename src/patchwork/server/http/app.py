@@ -133,8 +133,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         t1 = time.perf_counter()
         _warm_up_engine()
         ai = AIRunner(settings.ai_workers, settings.ai_ponder)
-        if not settings.ai_on_demand:
-            ai.start()
+        ai.start()
         hub = Hub()
         node = None if cluster is None else ClusterNode(cluster)
         service = GameService(settings, store, ai, hub, rating, node)
