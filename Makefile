@@ -57,12 +57,10 @@ browser:
 	  fi; }
 
 # Two processes (a test file stays on one, with its servers): half the wall time on two cores,
-# since most of the suite waits on servers, browsers and bots (three were no faster, and
-# timed out waiting on them). Files in the order tests/conftest.py gives (the slow ones
-# first), not xdist's (the files with the most tests first, the slow browser files last).
+# since most of the suite waits on servers, browsers and bots.
 TEST_WORKERS ?= 2
 unit: install browser
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile
 
 # The rules also hold as plain Python (how coverage and debugging see them).
 nojit: install
