@@ -59,6 +59,23 @@ def create_in_page(page: Page, name: str, rounds: int, screenshot: str = "") -> 
     return page.url.rsplit("/", 1)[1]
 
 
+def go_to_game(page: Page, gid: str) -> None:
+    """Wait for the page to be at game ``gid``: it goes there by itself as the round starts;
+    come back to the event's page after the round was paired, it offers the game instead. The
+    button is clicked only once it leads to this game: a page loaded just before the last
+    round's result reached the event still offers that round's game for a moment."""
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while not page.url.endswith(f"/play/{gid}"):
+        assert time.monotonic() < deadline, f"the page did not reach game {gid}: {page.url}"
+        # The round's notification may take the page to the game meanwhile: a click that
+        # does not wait for the button to stay.
+        page.evaluate(
+            "(gid) => document.querySelector(`#my-game[href='/play/${gid}']`)?.click()", gid
+        )
+        page.wait_for_timeout(200)
+    page.wait_for_load_state()
+
+
 def test_a_person_creates_a_swiss_event_and_joins_it(
     browser: Browser, server: ServerProcess
 ) -> None:
@@ -233,13 +250,7 @@ def test_a_whole_swiss_event_with_a_bye_a_withdrawal_and_a_no_show(
                 time.sleep(0.2)
                 continue
             gid, seat = mine
-            # The page goes to the game by itself as the round starts; come back to the
-            # event's page after the round was paired, it offers the game instead.
-            if "/play/" not in page.url and page.locator("#my-game").count():
-                # The round's notification may take the page to the game meanwhile: a click
-                # that does not wait for the button to stay.
-                page.evaluate("() => document.getElementById('my-game')?.click()")
-            page.wait_for_url(f"**/play/{gid}")
+            go_to_game(page, gid)
             play_in_page(page, server, gid, seat, 45)
             games += 1
             if games == 1:
