@@ -356,6 +356,24 @@ def _answered(
 
 
 @njit(cache=True)
+def _step_answered(
+    t: TreeArrays, path: np.ndarray, depth: int, s: np.ndarray, settings: np.ndarray,
+    cards: np.ndarray, run: np.ndarray, observing: bool, room: bool,
+) -> int:  # fmt: skip
+    """Automa's turns after the person's move at ``path[depth]`` (:func:`_answered`), the
+    descent stepping into the node for what they showed: the depth it goes on from (one
+    deeper if it stepped), or -1 if there was no ``room`` for that node."""
+    node = path[depth]
+    after = _answered(t, node, s, settings, cards, run, observing, room)
+    if after < 0:
+        return -1
+    if after != node:
+        depth += 1
+        path[depth] = after
+    return depth
+
+
+@njit(cache=True)
 def iterate(
     root_state: np.ndarray,
     iterations: int,
@@ -436,11 +454,8 @@ def iterate(
                 if code[node] < 0:
                     continue  # a patch chosen: on to its placements
                 K.apply_move(s, code[node])
-                after = _answered(t, node, s, settings, cards, run, observing, True)
-                if after != node:
-                    node = after
-                    depth += 1
-                    path[depth] = node
+                depth = _step_answered(t, path, depth, s, settings, cards, run, observing, True)
+                node = path[depth]
                 if visits[node] == 0:
                     break  # a new leaf
                 continue
@@ -488,13 +503,12 @@ def iterate(
                 K.apply_move(s, code[node])
                 if is_solo:
                     room = meta[0] + 1 <= capacity
-                    after = _answered(t, node, s, settings, cards, run, observing, room)
-                    if after < 0:
+                    step = _step_answered(t, path, depth, s, settings, cards, run, observing, room)
+                    if step < 0:
                         break  # no room for what Automa showed: this node is the leaf
-                    if after != node:
-                        node = after
-                        depth += 1
-                        path[depth] = node
+                    if step != depth:
+                        depth = step
+                        node = path[depth]
                         if visits[node] == 0:
                             break  # a new leaf
         solved = UNSOLVED
