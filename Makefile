@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
 
-.PHONY: install lock play serve test lint typecheck unit nojit bench clean browser dist
+.PHONY: install lock play serve test lint typecheck warm unit nojit bench clean browser dist
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -66,7 +66,15 @@ unit: install browser
 nojit: install
 	NUMBA_DISABLE_JIT=1 $(BIN)/python -m pytest -q tests/test_rules_checks.py tests/test_perft.py
 
-test: lint typecheck unit nojit
+# Numba compiles a kernel on its first use and caches it on disk. In a fresh checkout every
+# test process and server that starts before the cache is written would compile the search
+# again, so the kernels are compiled once first, beside the (single-core) checks.
+warm: install
+	$(BIN)/python -m patchwork.ai.warmup
+
+test: install
+	@$(MAKE) --no-print-directory --output-sync=target -j3 lint typecheck warm
+	@$(MAKE) --no-print-directory unit nojit
 
 bench: install
 	$(BIN)/patchwork bench

@@ -15,6 +15,7 @@ import sys
 from collections.abc import Iterator
 
 from ..engine import Rules, State, new_game
+from ..engine.automa import Automa
 from . import endgame
 from .levels import LADDER, SEARCH, level
 from .limit import Limit
@@ -105,3 +106,19 @@ def warm_up_search(rules: Rules, agent: MCTSAgent | None = None) -> None:
     warm_up_endgame(rules)
     if agent is None:
         searcher.close()
+
+
+def warm_up_everything() -> None:
+    """Compile (or load) every kernel once: the rules, the levels, and the search and the
+    exact endgame of a two-player and of a solo game."""
+    with numba_without_blas_probe():
+        for rules in (Rules(), Rules(solo=Automa())):
+            warm_up_engine(rules)
+            warm_up_search(rules)
+        warm_up_levels()
+
+
+if __name__ == "__main__":
+    # `make warm`: a fresh checkout compiles its kernels once, in one process, rather than in
+    # every test process and server that starts before Numba's cache is written.
+    warm_up_everything()
