@@ -15,22 +15,38 @@ mover. ``fit`` trains the network (PyTorch, CPU; not a dependency of the package
 estimate), holding out a fifth of the games to report on, and writes the weights that
 ``patchwork.ai.value.load`` reads. With ``--augment`` each side's quilt is turned and mirrored
 at random (a quilt's worth does not change), eight times the quilts to learn from.
+
+The solo value (``patchwork.ai.solo_value``) is made the same way from solo games against
+Automa (levels 3-5, both decks in turn; ``--value-mix`` is then the searcher's
+``solo_value_mix``), fitted to how the games ended (the search's own solo estimates are
+far too gloomy: its playouts lose to Legend by 30 points a game):
+
+    python benchmarks/value_net.py selfplay --solo --games 3000 --iterations 2000 \
+        --seed 70000 --value-mix 0 --out solo.npz
+    python benchmarks/value_net.py fit solo.npz --blend 0 --augment --epochs 30 \
+        --out src/patchwork/ai/solo_value_weights.npz
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
 
-from patchwork.ai import mcts, value
+from patchwork.ai import mcts, solo, solo_value, value
 from patchwork.ai.limit import Limit
 from patchwork.ai.search import MCTSAgent
 from patchwork.engine import kernels as K
+from patchwork.engine.automa import Automa
+from patchwork.engine.rules import Rules
 from patchwork.engine.state import new_game
+
+# Solo self-play's games, in turn: Automa's level and deck.
+SOLO_SETUPS = [(level, deck) for level in (3, 4, 5) for deck in ("normal", "tactical")]
 
 
 def game(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray]:
@@ -62,12 +78,41 @@ def game(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray]:
     return np.array(rows, dtype=np.float32), np.array(targets, dtype=np.float32)
 
 
+def solo_game(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray]:
+    """One solo game of the searcher against Automa (the level and deck ``SOLO_SETUPS`` gives
+    the seed), as ``game``: the inputs are ``solo_value.features``, from the person's view, in
+    a world sampled from what the person knows (what they are is the same in any such world)."""
+    seed, iterations, value_mix = job
+    level, deck = SOLO_SETUPS[seed % len(SOLO_SETUPS)]
+    params = mcts.Params(solo_value_mix=value_mix)
+    agent = MCTSAgent(limit=Limit(iterations=iterations), params=params, seed=seed)
+    state = new_game(seed=seed, rules=Rules(solo=Automa(level, deck)))
+    rng = random.Random(seed)
+    run = np.zeros(3, dtype=np.int64)
+    rows, estimates = [], []
+    while not state.is_terminal():
+        result = agent.search(state, candidates=False)
+        settings, cards = solo.sample_worlds(state, rng, 1).arrays
+        solo.start_run(settings, run)
+        x = np.zeros(solo_value.N_INPUTS)
+        solo_value.features(state.vector, settings, cards[0], run, x)
+        rows.append(x)
+        estimates.append((result.win_probability, result.margin))
+        state = state.apply(result.best_move)
+    person, automa = state.scores()
+    won = 1.0 if state.winner() == 0 else 0.0
+    targets = [(w, m, won, float(person - automa), seed) for w, m in estimates]
+    agent.close()
+    return np.array(rows, dtype=np.float32), np.array(targets, dtype=np.float32)
+
+
 def selfplay(args: argparse.Namespace) -> None:
     jobs = [(args.seed + i, args.iterations, args.value_mix) for i in range(args.games)]
+    play = solo_game if args.solo else game
     xs, ys = [], []
     start = time.monotonic()
     with ProcessPoolExecutor(args.workers) as pool:
-        for i, (x, y) in enumerate(pool.map(game, jobs), 1):
+        for i, (x, y) in enumerate(pool.map(play, jobs), 1):
             xs.append(x)
             ys.append(y)
             if i % 50 == 0 or i == len(jobs):
@@ -130,7 +175,7 @@ def fit(args: argparse.Namespace) -> None:
     X = torch.tensor(x)
     T = torch.tensor(np.stack([margin, win], 1), dtype=torch.float32)
     net = torch.nn.Sequential(
-        torch.nn.Linear(value.N_INPUTS, args.hidden),
+        torch.nn.Linear(x.shape[1], args.hidden),
         torch.nn.ReLU(),
         torch.nn.Linear(args.hidden, args.hidden2),
         torch.nn.ReLU(),
@@ -197,6 +242,11 @@ def main() -> None:
         default=0.0,
         help="the searcher's own use of the learned value (default 0: playouts alone, as the "
         "package's weights were fitted)",
+    )
+    p.add_argument(
+        "--solo",
+        action="store_true",
+        help="solo games against Automa (levels 3-5, both decks in turn) for the solo value",
     )
     p.add_argument("--out", type=Path, required=True)
     p.set_defaults(run=selfplay)

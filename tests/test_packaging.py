@@ -48,6 +48,7 @@ def test_the_wheel_and_sdist_install_cleanly_in_a_fresh_venv(tmp_path: Path) -> 
         "i18n/locale/de/LC_MESSAGES/patchwork.mo",
         "ai/rollout_weights.json",
         "ai/value_weights.npz",
+        "ai/solo_value_weights.npz",
     ):
         assert f"patchwork/{data}" in files  # not only the modules
     venv = tmp_path / "venv"

@@ -13,8 +13,9 @@ Shape of the tree (see DESIGN.md, Search):
 - Values are score-aware: a playout's reward blends the win (tie-break included) with the
   final score margin.
 - Playouts buy by the learned purchase policy (``rollout``) unless ``rollout_tau`` is 0.
-- In a two-player game a new leaf's value blends its playout's with a small network's
-  estimate over both quilts and the circle (``value``; ``value_mix`` of it).
+- A new leaf's value blends its playout's with a small network's estimate: over both quilts
+  and the circle in a two-player game (``value``; ``value_mix`` of it), over the person's
+  quilt, the circle and Automa's points in a solo game (``solo_value``; ``solo_value_mix``).
 - In a solo game one tree spans several sampled orders of Automa's deck (``solo``), an
   iteration in each in turn; where they disagree on what the person may do, a node offers
   what is legal in the iteration's world. With ``solo_observe`` (off by default), a move
@@ -33,13 +34,15 @@ from numba import njit
 from ..engine import kernels as K
 from ..engine import layout as L
 from ..engine.tables import MODE_COUNT, MODE_INDEX
-from . import endgame, policy, rollout, solo
+from . import endgame, policy, rollout, solo, solo_value
 from . import value as valuenet
 
 UNKNOWN = -1
 # The share of a two-player leaf's value that comes from the learned value (``value``), the
 # rest from its playout: tuned at 0.1 s a move (docs/strength.md, "A learned value").
 VALUE_MIX = 0.75
+# ... and of a solo leaf's, from the solo network (``solo_value``).
+SOLO_VALUE_MIX = 0.75
 UNSOLVED = -(1 << 40)
 # Codes from here up are what the person saw of Automa's turns (``solo.seen``), not moves.
 SEEN = 1 << 40
@@ -72,6 +75,8 @@ class Params:
         value_mix: float = VALUE_MIX,
         value_weights: tuple[np.ndarray, ...] | None = None,
         solo_observe: bool = False,
+        solo_value_mix: float = SOLO_VALUE_MIX,
+        solo_value_weights: tuple[np.ndarray, ...] | None = None,
     ) -> None:
         self.c_uct = c_uct
         # Exploration among a patch's placements (the same as ``c_uct`` unless set).
@@ -110,6 +115,12 @@ class Params:
         # against Legend at 2,000 or 10,000 iterations and costs a third of the speed
         # (docs/strength.md, "Against the Automa").
         self.solo_observe = solo_observe
+        # A solo leaf's value blends its playout's with the solo network's (``solo_value``)
+        # at this share, as ``value_mix`` does in a two-player game.
+        self.solo_value_mix = solo_value_mix
+        self.solo_value_weights = (
+            solo_value.WEIGHTS if solo_value_weights is None else solo_value_weights
+        )
 
     def as_array(self) -> np.ndarray:
         return np.array(
@@ -128,6 +139,7 @@ class Params:
                 self.solo_solve_spaces,
                 self.value_mix,
                 self.solo_observe,
+                self.solo_value_mix,
                 *self.rollout_weights,
                 *self.solo_weights,
             ],
@@ -211,7 +223,13 @@ class Tree:
         arrays = self.arrays
         return int(
             iterate(
-                state, iterations, params.as_array(), arrays, *worlds.arrays, params.value_weights
+                state,
+                iterations,
+                params.as_array(),
+                arrays,
+                *worlds.arrays,
+                params.value_weights,
+                params.solo_value_weights,
             )
         )
 
@@ -382,6 +400,7 @@ def iterate(
     settings: np.ndarray,
     worlds: np.ndarray,
     net: tuple[np.ndarray, ...],
+    solo_net: tuple[np.ndarray, ...],
 ) -> int:
     """``iterations`` descents, playouts and updates. In a solo game (``settings`` not empty)
     Automa replies after each of the person's moves by the cards of one of ``worlds`` (a row
@@ -405,9 +424,13 @@ def iterate(
         solve_spaces = int(params[11])
     value_mix = params[12]
     observe = params[13] != 0.0
-    rollout_weights = params[14 : 14 + rollout.N_FEATURES].copy()
-    solo_weights = params[14 + rollout.N_FEATURES :].copy()
-    net_in = np.empty(valuenet.N_INPUTS)
+    rollout_weights = params[15 : 15 + rollout.N_FEATURES].copy()
+    solo_weights = params[15 + rollout.N_FEATURES :].copy()
+    is_solo = len(settings) > 0
+    if is_solo:  # a solo leaf's network is the solo one, at its own share
+        value_mix = params[14]
+        net = solo_net
+    net_in = np.empty(solo_value.N_INPUTS if is_solo else valuenet.N_INPUTS)
     net_h1 = np.empty(len(net[1]))
     net_h2 = np.empty(len(net[3]))
     line = np.empty(endgame.MAX_PLIES, dtype=np.int64)
@@ -420,7 +443,6 @@ def iterate(
     path = np.empty(MAX_DEPTH, dtype=np.int64)
     cand = np.empty(K.MAX_MOVES, dtype=np.int64)
     scores = np.empty(K.MAX_MOVES, dtype=np.float64)
-    is_solo = len(settings) > 0
     # After a move of the person's, what is on offer and who moves next depend on Automa's
     # cards: with several worlds such a node's children are checked against each descent's.
     shared = is_solo and len(worlds) > 1
@@ -532,20 +554,27 @@ def iterate(
             won, margin = endgame.outcome(exact[node])
         elif solved != UNSOLVED:
             won, margin = endgame.outcome(solved)
-        elif is_solo:
-            solo.playout(s, settings, cards, run, noise, tries, rollout_tau, solo_weights)
-            won, margin = solo.result(s, settings, run)
         else:
             learned = value_mix > 0.0 and not K.is_terminal(s)
             if learned:
-                v_won, v_margin = valuenet.evaluate(s, net, net_in, net_h1, net_h2)
-            if not learned or value_mix < 1.0:
-                if rollout_tau > 0:
-                    rollout.playout(s, rollout_weights, rollout_tau, tries)
+                if is_solo:
+                    v_won, v_margin = solo_value.evaluate(
+                        s, settings, cards, run, net, net_in, net_h1, net_h2
+                    )
                 else:
-                    policy.playout(s, noise, tries)
-            margin = float(K.score(s, 0) - K.score(s, 1))
-            won = 1.0 if K.winner(s) == 0 else 0.0
+                    v_won, v_margin = valuenet.evaluate(s, net, net_in, net_h1, net_h2)
+            if is_solo:
+                if not learned or value_mix < 1.0:
+                    solo.playout(s, settings, cards, run, noise, tries, rollout_tau, solo_weights)
+                won, margin = solo.result(s, settings, run)
+            else:
+                if not learned or value_mix < 1.0:
+                    if rollout_tau > 0:
+                        rollout.playout(s, rollout_weights, rollout_tau, tries)
+                    else:
+                        policy.playout(s, noise, tries)
+                margin = float(K.score(s, 0) - K.score(s, 1))
+                won = 1.0 if K.winner(s) == 0 else 0.0
             if learned:
                 won = (1.0 - value_mix) * won + value_mix * v_won
                 margin = (1.0 - value_mix) * margin + value_mix * v_margin

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..engine.errors import PatchworkError
-from . import value
+from . import solo_value, value
 from .agents import Agent, GreedyAgent, RandomAgent, Sight
 from .levels import LEVELS, level
 from .limit import Limit
@@ -69,6 +69,8 @@ PARAM_OPTIONS: dict[str, Callable[[str], Any]] = {
     "value_mix": float,
     "value_weights": value.load,  # a file benchmarks/value_net.py fit wrote
     "solo_observe": lambda text: _flag(text),
+    "solo_value_mix": float,
+    "solo_value_weights": solo_value.load,  # fitted to solo self-play (value_net.py)
 }
 
 

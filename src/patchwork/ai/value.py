@@ -92,18 +92,15 @@ def features(s: np.ndarray, p: int, out: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def evaluate(
-    s: np.ndarray,
-    net: tuple[np.ndarray, ...],
+def forward(
     x: np.ndarray,
+    net: tuple[np.ndarray, ...],
     h1: np.ndarray,
     h2: np.ndarray,
 ) -> tuple[float, float]:
-    """(chance player 0 wins, player 0's margin) by the network (``net``: w1, b1, w2, b2,
-    w3, b3), for a live position; ``x``, ``h1`` and ``h2`` are its layers' room."""
+    """(chance to win, margin) by the network (``net``: w1, b1, w2, b2, w3, b3) for the side
+    whose view the inputs ``x`` are from; ``h1`` and ``h2`` are its hidden layers' room."""
     w1, b1, w2, b2, w3, b3 = net
-    p = K.current_player(s)
-    features(s, p, x)
     h1[:] = b1
     for i in range(len(x)):
         v = x[i]
@@ -124,8 +121,22 @@ def evaluate(
     for k in range(len(h2)):
         margin += h2[k] * w3[k, 0]
         logit += h2[k] * w3[k, 1]
-    margin *= MARGIN_SCALE
-    won = 1.0 / (1.0 + math.exp(-logit))
+    return 1.0 / (1.0 + math.exp(-logit)), margin * MARGIN_SCALE
+
+
+@njit(cache=True)
+def evaluate(
+    s: np.ndarray,
+    net: tuple[np.ndarray, ...],
+    x: np.ndarray,
+    h1: np.ndarray,
+    h2: np.ndarray,
+) -> tuple[float, float]:
+    """(chance player 0 wins, player 0's margin) by the network, for a live position;
+    ``x``, ``h1`` and ``h2`` are its layers' room."""
+    p = K.current_player(s)
+    features(s, p, x)
+    won, margin = forward(x, net, h1, h2)
     if p == 1:
         return 1.0 - won, -margin
     return won, margin
@@ -135,9 +146,9 @@ NAMES = ("w1", "b1", "w2", "b2", "w3", "b3")
 WEIGHTS_FILE = Path(__file__).with_name("value_weights.npz")
 
 
-def load(path: Path | str = WEIGHTS_FILE) -> tuple[np.ndarray, ...]:
+def load(path: Path | str = WEIGHTS_FILE, inputs: int = N_INPUTS) -> tuple[np.ndarray, ...]:
     """The six weight arrays (w1, b1, w2, b2, w3, b3) of an ``.npz`` file
-    ``benchmarks/value_net.py fit`` wrote, checked against this version's inputs."""
+    ``benchmarks/value_net.py fit`` wrote, checked against this version's ``inputs``."""
     path = Path(path)
     try:
         with np.load(path) as f:
@@ -151,7 +162,7 @@ def load(path: Path | str = WEIGHTS_FILE) -> tuple[np.ndarray, ...]:
     w1, b1, w2, b2, w3, b3 = arrays
     shapes_fit = (
         w1.ndim == 2
-        and w1.shape[0] == N_INPUTS
+        and w1.shape[0] == inputs
         and b1.shape == (w1.shape[1],)
         and w2.ndim == 2
         and w2.shape[0] == w1.shape[1]
@@ -161,7 +172,7 @@ def load(path: Path | str = WEIGHTS_FILE) -> tuple[np.ndarray, ...]:
     )
     if not shapes_fit:
         raise PatchworkError(
-            f"the value weights {path} do not fit this version's {N_INPUTS} inputs "
+            f"the value weights {path} do not fit this version's {inputs} inputs "
             f"(shapes {', '.join(str(a.shape) for a in arrays)})"
         )
     if not all(np.isfinite(a).all() for a in arrays):
