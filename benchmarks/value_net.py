@@ -88,15 +88,10 @@ def solo_game(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray]:
     agent = MCTSAgent(limit=Limit(iterations=iterations), params=params, seed=seed)
     state = new_game(seed=seed, rules=Rules(solo=Automa(level, deck)))
     rng = random.Random(seed)
-    run = np.zeros(3, dtype=np.int64)
     rows, estimates = [], []
     while not state.is_terminal():
         result = agent.search(state, candidates=False)
-        settings, cards = solo.sample_worlds(state, rng, 1).arrays
-        solo.start_run(settings, run)
-        x = np.zeros(solo_value.N_INPUTS)
-        solo_value.features(state.vector, settings, cards[0], run, x)
-        rows.append(x)
+        rows.append(solo_value.inputs(state, solo.sample_worlds(state, rng, 1)))
         estimates.append((result.win_probability, result.margin))
         state = state.apply(result.best_move)
     person, automa = state.scores()

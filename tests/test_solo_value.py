@@ -35,12 +35,7 @@ def _played(level: int, deck: str, seed: int, moves: int) -> State:
 
 
 def _inputs(state: State, world: solo.Worlds) -> np.ndarray:
-    settings, cards = world.arrays
-    run = np.zeros(3, dtype=np.int64)
-    solo.start_run(settings, run)
-    out = np.full(solo_value.N_INPUTS, np.nan)
-    solo_value.features(state.vector, settings, cards[0], run, out)
-    return out
+    return solo_value.inputs(state, world, np.full(solo_value.N_INPUTS, np.nan))
 
 
 @pytest.mark.parametrize("deck", ["normal", "tactical"])

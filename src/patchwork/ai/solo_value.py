@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit
 
 from ..engine import automa_kernels as AK
+from ..engine.state import State
 from . import solo
 from . import value as valuenet
 
@@ -42,6 +43,18 @@ def features(
     shows = settings[solo.SHOWS_NEXT] != 0
     out[at + 8] = 1.0 if shows else 0.0
     out[at + 9] = solo.CARD_BUDGET[cards[run[solo.CURSOR]]] / 10.0 if shows else 0.0
+
+
+def inputs(state: State, world: solo.Worlds, out: np.ndarray | None = None) -> np.ndarray:
+    """The network's inputs for the person in ``state`` at the start of ``world``'s first
+    order (the same in every order the person cannot tell apart); written into ``out`` if
+    given."""
+    settings, cards = world.arrays
+    run = np.zeros(3, dtype=np.int64)
+    solo.start_run(settings, run)
+    x = np.empty(N_INPUTS) if out is None else out
+    features(state.vector, settings, cards[0], run, x)
+    return x
 
 
 @njit(cache=True)
