@@ -733,6 +733,14 @@ def test_a_session_ended_unannounced_acts_no_more(server: ServerProcess, devices
     assert d.sign_up(unique_name()).status_code == 201
     game_id = d.post("/api/games", {"mode": "ai", "level": 1}).json()["game_id"]
     with d.socket(game_id) as game, lobby_socket(server, d.cookie) as lobby:
+        # Each socket answers a message first: it is past the check made as it opens (which
+        # would close it at once), so what follows shows the check made at every message.
+        assert game.request({"type": "ping"})["type"] == "pong"
+        lobby.send(json.dumps({"type": "cancel", "seek_id": "none", "id": 0}))
+        reply = {"type": "seeks_changed"}
+        while reply.get("ref") != 0:  # (a list of seeks may come first)
+            reply = json.loads(lobby.recv(timeout=WAIT))
+        assert reply["code"] == "seek_not_found", reply
         engine = create_engine(server.db_url)
         try:
             with engine.begin() as conn:  # the session's row goes, as an expiry would

@@ -29,9 +29,11 @@ from conftest import (
 )
 from server_fixtures import Account, ServerProcess, eventually
 
-NO_SHOW_SECONDS = 3
+# Long enough for the person's page to answer her turn on a slow, busy machine (a shorter
+# window made her the no-show), short enough that the absent bot's game ends soon.
+NO_SHOW_SECONDS = 10
 ROUNDS = 3
-EVENT_WAIT = 75.0  # the whole event of test 2
+EVENT_WAIT = 120.0  # the whole event of test 2
 
 
 @pytest.fixture(scope="module")
