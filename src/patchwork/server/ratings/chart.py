@@ -10,13 +10,13 @@ from __future__ import annotations
 import io
 import threading
 from collections.abc import Sequence
-
-import matplotlib
-from matplotlib.figure import Figure  # no pyplot: no global state, no window, any thread
-from matplotlib.ticker import FuncFormatter, MaxNLocator
+from typing import TYPE_CHECKING
 
 from ...i18n import Translator, number
 from .rating import HistoryRow
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 LINE = "#7a3b2e"  # the site's brick red
 BAND = "#7a3b2e"
@@ -28,6 +28,11 @@ def figure(now: tuple[float, float], history: Sequence[HistoryRow], t: Translato
     """The chart, its numbers in ``t``'s language's digits. Game 0 is the rating before the
     first rated game (``now``, rating and deviation, for a player without one); the band is
     the rating plus or minus twice its deviation (where the player's strength lies, 95% sure)."""
+    # matplotlib comes with the first chart, not with the server: it is most of a second of
+    # every start. (No pyplot: no global state, no window, any thread.)
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import FuncFormatter, MaxNLocator
+
     first = (history[0].rating_before, history[0].rd_before) if history else now
     games = list(range(len(history) + 1))
     ratings = [first[0], *(h.rating for h in history)]
@@ -59,6 +64,8 @@ def figure(now: tuple[float, float], history: Sequence[HistoryRow], t: Translato
 
 def svg(now: tuple[float, float], history: Sequence[HistoryRow], t: Translator) -> str:
     """The chart as SVG text, the same for the same history."""
+    import matplotlib
+
     out = io.StringIO()
     # rc_context sets matplotlib's global settings: one chart at a time.
     with _drawing, matplotlib.rc_context({"svg.hashsalt": "patchwork"}):

@@ -26,8 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-import networkx as nx
-
+from .matching import cheapest_pairs
 from .swiss import Pair, PlayerId
 
 WIN_POINTS = 2
@@ -139,7 +138,6 @@ def pair_waiting(waiting: Sequence[Waiting]) -> ArenaPairing:
     # Tiers, each unit above all the tiers below can add up to.
     wait_unit = (n // 2) * (n - 1) ** 2 + 1  # closeness: at most (n - 1)² a pair
     repeat_unit = wait_unit * n  # who waits: at most n - 1
-    graph = nx.Graph()
     costs: dict[tuple[int, int], int] = {}
     for i in range(n):
         for j in range(i + 1, n):
@@ -148,19 +146,14 @@ def pair_waiting(waiting: Sequence[Waiting]) -> ArenaPairing:
     if n % 2:
         for i in range(n):
             costs[_WAIT_VERTEX, i] = wait_unit * (n - 1 - i)
-    base = max(costs.values()) + 1
-    for (i, j), cost in costs.items():
-        graph.add_edge(i, j, weight=base - cost)
-    matching: set[tuple[int, int]] = nx.max_weight_matching(graph, maxcardinality=True)
 
     waits: PlayerId | None = None
     pairs: list[tuple[int, int]] = []
-    for u, v in matching:
-        if _WAIT_VERTEX in (u, v):
-            waits = waiting[max(u, v)].id
+    for u, v in cheapest_pairs(range(n), costs):
+        if u == _WAIT_VERTEX:
+            waits = waiting[v].id
         else:
-            pairs.append((min(u, v), max(u, v)))
-    pairs.sort()
+            pairs.append((u, v))
     return ArenaPairing(tuple(_seat(waiting[i], waiting[j]) for i, j in pairs), waits)
 
 

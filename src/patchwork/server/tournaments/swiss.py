@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
 
-import networkx as nx
+from .matching import cheapest_pairs
 
 PlayerId = str
 Seat = Literal["first", "second", "bye"]
@@ -213,12 +213,7 @@ def pair_round(players: Sequence[SwissPlayer]) -> Pairing:
         for rank, i in enumerate(reversed(may_have_bye)):
             costs[_BYE_VERTEX, i] = bye_unit * rank
 
-    base = max(costs.values(), default=0) + 1
-    graph = nx.Graph()
-    graph.add_nodes_from(range(n))
-    for (i, j), cost in costs.items():
-        graph.add_edge(i, j, weight=base - cost)
-    matching: set[tuple[int, int]] = nx.max_weight_matching(graph, maxcardinality=True)
+    matching = cheapest_pairs(range(n), costs)
     if 2 * len(matching) < n + n % 2:
         rounds_played = max(len(p.seats) for p in active)
         raise NoPairing(n, rounds_played)
@@ -226,11 +221,10 @@ def pair_round(players: Sequence[SwissPlayer]) -> Pairing:
     bye: PlayerId | None = None
     boards: list[tuple[int, int]] = []
     for u, v in matching:
-        if _BYE_VERTEX in (u, v):
-            bye = active[max(u, v)].id
+        if u == _BYE_VERTEX:
+            bye = active[v].id
         else:
-            boards.append((min(u, v), max(u, v)))
-    boards.sort()
+            boards.append((u, v))
     pairs = tuple(_seat(active[i], active[j], board) for board, (i, j) in enumerate(boards))
     return Pairing(pairs, bye)
 
