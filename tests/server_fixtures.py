@@ -453,7 +453,22 @@ SHARED_ARGS = (
 )
 
 
-@pytest.fixture(scope="session", params=BACKENDS)
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Each server test runs on PostgreSQL, the store of many processes; one marked
+    ``both_backends`` tests storage itself (a restart or kill -9, a migration, writes at once,
+    a column's limits, expiry) and runs on SQLite too. The rest is the same SQLAlchemy code on
+    both, and the browser tests (tests/web) serve every page over SQLite."""
+    if "backend" not in metafunc.fixturenames or any(
+        "backend" in mark.args[0] for mark in metafunc.definition.iter_markers("parametrize")
+    ):
+        return
+    both = metafunc.definition.get_closest_marker("both_backends") is not None
+    metafunc.parametrize(
+        "backend", BACKENDS if both else ["postgresql"], indirect=True, scope="session"
+    )
+
+
+@pytest.fixture(scope="session")
 def backend(request: pytest.FixtureRequest) -> str:
     name: str = request.param
     return name

@@ -86,6 +86,7 @@ def test_health_docs_and_meta(server: ServerProcess) -> None:
     assert meta["patches"][17]["buttons"] == pw.PATCHES[17].buttons
 
 
+@pytest.mark.both_backends
 def test_migrations_match_the_models(backend: str, fresh_db: str) -> None:
     from alembic.autogenerate import compare_metadata
     from alembic.runtime.migration import MigrationContext
@@ -106,6 +107,7 @@ def test_migrations_match_the_models(backend: str, fresh_db: str) -> None:
         engine.dispose()
 
 
+@pytest.mark.both_backends
 def test_migration_0005_makes_the_look_alike_keys_anew(backend: str, fresh_db: str) -> None:
     import datetime as dt
 
@@ -487,6 +489,7 @@ def test_http_play_and_polling(server: ServerProcess) -> None:
 # -- concurrency ----------------------------------------------------------------------------------
 
 
+@pytest.mark.both_backends
 def test_two_clicks_never_make_two_moves(server: ServerProcess) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
@@ -634,6 +637,7 @@ def test_floods_are_rate_limited(server: ServerProcess) -> None:
 # -- durability -----------------------------------------------------------------------------------
 
 
+@pytest.mark.both_backends
 def test_sigkill_mid_game_loses_nothing(server: ServerProcess) -> None:
     gid, t0, t1 = online_game(server)
     a, b = server.client(gid, t0), server.client(gid, t1)

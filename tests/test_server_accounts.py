@@ -264,6 +264,7 @@ def test_unknown_name_and_wrong_password_get_one_answer(devices: Any) -> None:
     assert wrong == unknown == malformed
 
 
+@pytest.mark.both_backends
 def test_names_are_unique_regardless_of_case_and_look_alikes(devices: Any) -> None:
     base = uuid.uuid4().hex[:8].replace("0", "a").replace("1", "b")
     name = f"Corn{base}"
@@ -447,6 +448,7 @@ def test_a_password_change_ends_the_other_sessions(devices: Any) -> None:
     assert devices().sign_in(name, "the new password").status_code == 200
 
 
+@pytest.mark.both_backends
 def test_a_password_is_one_password_however_its_accents_are_typed(devices: Any) -> None:
     """Composed at sign-up ("é" one character), decomposed at sign-in ("e" and an accent), as
     two systems may send it (issue 35)."""
@@ -504,6 +506,7 @@ def test_api_tokens_need_no_csrf_token(server: ServerProcess, devices: Any) -> N
         script.close()
 
 
+@pytest.mark.both_backends
 def test_a_deleted_account_leaves_its_games_to_a_deleted_player(
     server: ServerProcess, devices: Any
 ) -> None:

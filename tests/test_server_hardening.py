@@ -32,6 +32,7 @@ def code_of(r: httpx.Response) -> str:
 # -- numbers, names, bodies, types (the shared server) ------------------------------------------
 
 
+@pytest.mark.both_backends
 def test_numbers_beyond_the_database_columns_are_refused(server: ServerProcess) -> None:
     created = server.create(mode="ai", level=1)
     gid, token = created["game_id"], created["token"]
@@ -96,6 +97,7 @@ def test_names_that_hide_or_turn_text_are_refused(
         assert said in r.json()["error"]["message"]
 
 
+@pytest.mark.both_backends
 def test_every_record_the_server_writes_loads_again(server: ServerProcess) -> None:
     # Persian with a zero-width non-joiner, quotes and brackets: allowed, and kept.
     names = ["\u0645\u06cc\u200c\u0631\u0627", 'a "quoted" [name]']
@@ -308,6 +310,7 @@ def test_memory_stays_bounded_as_games_are_left(guarded: ServerProcess) -> None:
     assert guarded.game(more[0]["game_id"])["status"] == "waiting"
 
 
+@pytest.mark.both_backends
 def test_waiting_games_nobody_joins_expire(guarded: ServerProcess) -> None:
     left = guarded.create(mode="online")
     kept = guarded.create(mode="online")

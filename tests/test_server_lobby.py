@@ -260,6 +260,7 @@ def test_a_seek_goes_with_its_makers_connection(server: ServerProcess) -> None:
             assert cat.listed(seek_id) is None
 
 
+@pytest.mark.both_backends
 def test_a_seek_dies_with_its_server_and_not_after_a_restart(backend: str, tmp_path: Path) -> None:
     """kill -9 of a single server: after its restart the seeks of its last run are gone, and
     accepting one starts no game its maker never sees (issue 35)."""
@@ -298,6 +299,7 @@ def test_nobody_accepts_their_own_seek(server: ServerProcess) -> None:
         assert ann.wait_listed(seek_id) is not None  # still open
 
 
+@pytest.mark.both_backends
 def test_of_two_acceptors_at_once_one_gets_the_game(server: ServerProcess) -> None:
     with Lobby(server) as ann, Lobby(server) as bob, Lobby(server) as cat:
         seek_id = ann.seek()

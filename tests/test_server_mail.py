@@ -471,6 +471,7 @@ def _user(store: Store) -> str:
     return user_id
 
 
+@pytest.mark.both_backends
 def test_a_queued_mail_is_queued_once_claimed_once_and_retried_with_backoff(
     store: Store,
 ) -> None:
@@ -641,6 +642,7 @@ def test_implausible_addresses_are_refused(text: str) -> None:
     assert refused.value.code == "bad_address"
 
 
+@pytest.mark.both_backends
 def test_two_mailers_over_one_database_send_a_turn_once(
     store: Store, smtp: tuple[Mailbox, int]
 ) -> None:

@@ -276,6 +276,7 @@ def test_guests_and_bad_requests_are_refused_in_words(server: ServerProcess) -> 
         assert r.status_code == 422, (params, r.text)
 
 
+@pytest.mark.both_backends
 def test_an_account_keeps_its_newest_notifications(backend: str, tmp_path: Path) -> None:
     url, drop = database_url(backend, tmp_path)
     store = Store(url)

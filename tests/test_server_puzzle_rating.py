@@ -75,6 +75,7 @@ def of_difficulty(d: int) -> list[Puzzle]:
     return [p for p in starter() if p.difficulty == d]
 
 
+@pytest.mark.both_backends
 def test_the_first_answer_counts_and_only_it(player: Player) -> None:
     a, b, c = of_difficulty(3)[:3]
     assert my_rating(player) | {"updated_at": None} == {
@@ -152,6 +153,7 @@ def test_the_next_puzzle_at_your_level(player: Player) -> None:
     assert last["id"] == twos[1].id  # round to the start, past the one attempted
 
 
+@pytest.mark.both_backends
 def test_answers_at_once_from_one_account_lose_no_update(player: Player) -> None:
     """Five puzzles of one difficulty, each answered right twice at once (ten requests): five
     attempts count, each rated from the one before, whatever their order."""
@@ -178,6 +180,7 @@ def test_answers_at_once_from_one_account_lose_no_update(player: Player) -> None
     assert (now["attempts"], now["solved"]) == (5, 5)
 
 
+@pytest.mark.both_backends
 def test_migration_0006_upgrades_a_database_with_accounts(backend: str, fresh_db: str) -> None:
     engine = make_engine(fresh_db)
     try:

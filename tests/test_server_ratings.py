@@ -343,6 +343,7 @@ def finished_unrated(store: Store, user_id: str, winner: int) -> str:
     return new.data.id
 
 
+@pytest.mark.both_backends
 def test_a_game_finished_but_not_rated_is_rated_at_the_next_start(
     backend: str, tmp_path: Path
 ) -> None:
@@ -366,6 +367,7 @@ def test_a_game_finished_but_not_rated_is_rated_at_the_next_start(
             store.close()
 
 
+@pytest.mark.both_backends
 def test_two_games_ending_at_once_for_one_player_lose_no_update(db: Store) -> None:
     dan = add_user(db)
     ids = [finished_unrated(db, dan["id"], winner=w) for w in (0, 1)]

@@ -148,6 +148,7 @@ def test_review_progress_keeps_a_worker_for_ai_moves(server: ServerProcess) -> N
         wait_review(watcher)
 
 
+@pytest.mark.both_backends
 def test_the_store_reads_and_writes_reviews(backend: str, fresh_db: str) -> None:
     from patchwork.server.games.creation import new_game_data
     from patchwork.server.games.requests import CreateGame

@@ -190,6 +190,7 @@ def test_the_deck_order_is_in_no_message_or_answer(server: ServerProcess) -> Non
 # -- storage, replays, spectators -------------------------------------------------------------
 
 
+@pytest.mark.both_backends
 def test_a_solo_game_survives_a_restart(server: ServerProcess) -> None:
     created = create_solo(server, 33, level=5, deck="normal")
     gid, token = created["game_id"], created["token"]
@@ -309,6 +310,7 @@ def test_two_player_games_have_no_automa(server: ServerProcess) -> None:
     assert all(h["outcome"]["automa_turns"] == [] for h in g["history"])
 
 
+@pytest.mark.both_backends
 def test_views_of_a_finished_solo_game_are_read_back_from_the_database(
     server: ServerProcess,
 ) -> None:

@@ -114,6 +114,7 @@ def test_the_words_come_in_the_requests_language(server: ServerProcess) -> None:
     assert view["task"] == fa.gettext(LESSONS[0].steps[0].task)
 
 
+@pytest.mark.both_backends
 def test_the_finished_course_is_stored_once_as_a_game_to_review(server: ServerProcess) -> None:
     progress = finished(seed=11)
     made = post(server, "review", {"progress": progress})
