@@ -108,8 +108,9 @@ class Bot(threading.Thread):
             if game["status"] != "active":
                 return True
             if game["to_move"] != seat:
-                time.sleep(0.05)
+                time.sleep(0.1)  # (a look ten times a second: the arena is not a load test)
                 continue
+            time.sleep(0.15)  # a moment's thought: fewer, slower games test the same
             move = self.random.choice(legal_moves(game))
             body = {"move": move, "version": game["version"]}
             answer = self.acc.http.post(f"/api/games/{game_id}/moves", json=body)
