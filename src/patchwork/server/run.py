@@ -18,10 +18,10 @@ from .http.slowclients import with_header_timeout
 DEFAULTS = Settings()
 
 
-def _seconds(low: float, high: float, refusal: str) -> Callable[[str], float]:
-    """An argparse type: a number of seconds from ``low`` to ``high``, or ``refusal``."""
+def _between(low: float, high: float, refusal: str) -> Callable[[str], float]:
+    """An argparse type: a number from ``low`` to ``high``, or ``refusal``."""
 
-    def seconds(text: str) -> float:
+    def between(text: str) -> float:
         try:
             value = float(text)
         except ValueError:
@@ -30,13 +30,14 @@ def _seconds(low: float, high: float, refusal: str) -> Callable[[str], float]:
             raise argparse.ArgumentTypeError(_(refusal))
         return value
 
-    return seconds
+    return between
 
 
-_offer_seconds = _seconds(1, 600, N_("give 1 to 600 seconds"))  # --bot-offer-after
-_mail_after = _seconds(0, 30 * 86400, N_("give 0 to 2592000 seconds"))
-_mail_scan = _seconds(0.1, 3600, N_("give 0.1 to 3600 seconds"))
-_no_show_seconds = _seconds(1, 3600, N_("give 1 to 3600 seconds"))
+_offer_seconds = _between(1, 600, N_("give 1 to 600 seconds"))  # --bot-offer-after
+_mail_after = _between(0, 30 * 86400, N_("give 0 to 2592000 seconds"))
+_mail_scan = _between(0.1, 3600, N_("give 0.1 to 3600 seconds"))
+_no_show_seconds = _between(1, 3600, N_("give 1 to 3600 seconds"))
+_password_mib = _between(1, 1024, N_("give 1 to 1024 MiB"))
 
 
 def _smtp_url(text: str) -> str:
@@ -91,6 +92,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--ai-workers", type=int, default=DEFAULTS.ai_workers, help=_("AI processes (2)")
+    )
+    p.add_argument(
+        "--password-memory",
+        type=_password_mib,
+        default=DEFAULTS.password_memory,
+        metavar="MIB",
+        help=_("memory of each password hash (64; less is quicker to sign in and to guess)"),
     )
     p.add_argument(
         "--ai-delay",
@@ -294,6 +302,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
     return Settings(
         db_url=args.db,
         ai_workers=args.ai_workers,
+        password_memory=int(args.password_memory),
         ai_move_delay=args.ai_delay,
         ai_ponder=not args.no_ponder,
         grace_seconds=args.grace,

@@ -23,10 +23,20 @@ MAX_LENGTH = 200
 # At most this many hashes at once: each takes argon2's 64 MiB for a moment.
 _PARALLEL = 4
 
-_hasher = PasswordHasher()  # argon2id with the library's (RFC 9106 low-memory) parameters
+MEMORY_MIB = 64  # each hash's memory by default: RFC 9106's low-memory choice
+_hasher = PasswordHasher(memory_cost=MEMORY_MIB * 1024)  # argon2id, the library's other costs
 _slots: asyncio.Semaphore | None = None
 _dummy: str | None = None
 T = TypeVar("T")
+
+
+def set_memory(mib: int) -> None:
+    """Each new hash's memory, set as the server starts (argon2's time grows with it: less is
+    quicker to sign in and cheaper to guess). A hash made at another setting still verifies,
+    its costs being written in it, and is made again at the owner's next sign-in."""
+    global _hasher, _dummy
+    _hasher = PasswordHasher(memory_cost=mib * 1024)
+    _dummy = None
 
 
 def check_strength(password: str) -> str:

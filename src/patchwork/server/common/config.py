@@ -11,6 +11,8 @@ class Settings:
     """Everything that can be tuned; the defaults suit a small public server."""
 
     db_url: str = "sqlite:///patchwork.db"
+    # Each password hash's memory in MiB (argon2id; its time grows with it).
+    password_memory: int = 64
     # AI: worker processes, and the least time between the start of an AI turn and its move
     # (counted from the stored turn start, so a restart does not make the AI wait again).
     ai_workers: int = 2

@@ -18,6 +18,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ... import __version__
 from ...ai.warmup import warm_up_engine
 from ...i18n import N_, Translator, translator
+from ..accounts import passwords
 from ..accounts.service import Accounts
 from ..aipool.runner import AIRunner
 from ..analysis.service import AnalysisBoard
@@ -128,6 +129,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         t0 = time.perf_counter()
+        passwords.set_memory(settings.password_memory)
         store = Store(settings.db_url)
         await store.call(store.migrate)
         t1 = time.perf_counter()
