@@ -9,6 +9,7 @@ from collections.abc import Iterator
 import pytest
 
 from patchwork.server.accounts import passwords
+from patchwork.server.common.config import Settings
 from patchwork.server.run import build_parser, settings_from
 
 SECRET = "quilted-squares-9"
@@ -17,7 +18,7 @@ SECRET = "quilted-squares-9"
 @pytest.fixture(autouse=True)
 def default_memory() -> Iterator[None]:
     yield
-    passwords.set_memory(passwords.MEMORY_MIB)
+    passwords.set_memory(Settings().password_memory)
 
 
 def test_a_hash_made_at_another_memory_verifies_and_is_made_anew() -> None:
@@ -38,9 +39,9 @@ def test_a_hash_made_at_another_memory_verifies_and_is_made_anew() -> None:
 
 def test_the_option_takes_1_to_1024_mib(capsys: pytest.CaptureFixture[str]) -> None:
     parser = build_parser()
-    assert settings_from(parser.parse_args([])).password_memory == passwords.MEMORY_MIB == 64
+    assert settings_from(parser.parse_args([])).password_memory == 64
     assert settings_from(parser.parse_args(["--password-memory", "8"])).password_memory == 8
-    for bad in ("0", "1025", "lots"):
+    for bad in ("0", "1025", "1.5", "lots"):
         with pytest.raises(SystemExit):
             parser.parse_args(["--password-memory", bad])
         assert "give 1 to 1024 MiB" in capsys.readouterr().err

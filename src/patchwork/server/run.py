@@ -18,12 +18,14 @@ from .http.slowclients import with_header_timeout
 DEFAULTS = Settings()
 
 
-def _between(low: float, high: float, refusal: str) -> Callable[[str], float]:
-    """An argparse type: a number from ``low`` to ``high``, or ``refusal``."""
+def _between(
+    low: float, high: float, refusal: str, kind: Callable[[str], float] = float
+) -> Callable[[str], float]:
+    """An argparse type: a number (read by ``kind``) from ``low`` to ``high``, or ``refusal``."""
 
     def between(text: str) -> float:
         try:
-            value = float(text)
+            value = kind(text)
         except ValueError:
             value = math.nan
         if not low <= value <= high:
@@ -37,7 +39,7 @@ _offer_seconds = _between(1, 600, N_("give 1 to 600 seconds"))  # --bot-offer-af
 _mail_after = _between(0, 30 * 86400, N_("give 0 to 2592000 seconds"))
 _mail_scan = _between(0.1, 3600, N_("give 0.1 to 3600 seconds"))
 _no_show_seconds = _between(1, 3600, N_("give 1 to 3600 seconds"))
-_password_mib = _between(1, 1024, N_("give 1 to 1024 MiB"))
+_password_mib = _between(1, 1024, N_("give 1 to 1024 MiB"), kind=int)
 
 
 def _smtp_url(text: str) -> str:

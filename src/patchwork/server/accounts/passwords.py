@@ -20,11 +20,10 @@ from ..common.errors import ServerError
 
 MIN_LENGTH = 8
 MAX_LENGTH = 200
-# At most this many hashes at once: each takes argon2's 64 MiB for a moment.
+# At most this many hashes at once: each takes its memory (64 MiB by default) for a moment.
 _PARALLEL = 4
 
-MEMORY_MIB = 64  # each hash's memory by default: RFC 9106's low-memory choice
-_hasher = PasswordHasher(memory_cost=MEMORY_MIB * 1024)  # argon2id, the library's other costs
+_hasher = PasswordHasher()  # argon2id, the library's (RFC 9106 low-memory) costs: 64 MiB
 _slots: asyncio.Semaphore | None = None
 _dummy: str | None = None
 T = TypeVar("T")
