@@ -26,14 +26,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from .matching import cheapest_pairs
+from .matching import NOBODY, cheapest_pairs
 from .swiss import Pair, PlayerId
 
 WIN_POINTS = 2
 DRAW_POINTS = 1
 STREAK = 2  # wins in a row that light the fire
 FIRE = 2  # what the fire multiplies
-_WAIT_VERTEX = -1
 
 
 def game_points(results: Sequence[float]) -> list[int]:
@@ -145,12 +144,12 @@ def pair_waiting(waiting: Sequence[Waiting]) -> ArenaPairing:
             costs[i, j] = repeat_unit * repeat + (j - i) ** 2
     if n % 2:
         for i in range(n):
-            costs[_WAIT_VERTEX, i] = wait_unit * (n - 1 - i)
+            costs[NOBODY, i] = wait_unit * (n - 1 - i)
 
     waits: PlayerId | None = None
     pairs: list[tuple[int, int]] = []
     for u, v in cheapest_pairs(range(n), costs):
-        if u == _WAIT_VERTEX:
+        if u == NOBODY:
             waits = waiting[v].id
         else:
             pairs.append((u, v))

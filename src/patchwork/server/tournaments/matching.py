@@ -10,6 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 Costs = dict[tuple[int, int], int]  # (vertex, vertex) -> what pairing them costs
+# The vertex of nobody: a player paired with it is the one left over (a Swiss bye, an arena's
+# wait). Below every player's index, so it is first in its pair.
+NOBODY = -1
 
 
 def cheapest_pairs(vertices: Iterable[int], costs: Costs) -> list[tuple[int, int]]:

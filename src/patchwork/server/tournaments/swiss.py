@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
 
-from .matching import cheapest_pairs
+from .matching import NOBODY, cheapest_pairs
 
 PlayerId = str
 Seat = Literal["first", "second", "bye"]
@@ -51,7 +51,6 @@ SECOND: Seat = "second"
 BYE: Seat = "bye"  # a round without a game, scored as a win
 BYE_POINTS = 1.0
 MAX_DIFFERENCE = 2  # firsts minus seconds beyond this is a strong colour miss
-_BYE_VERTEX = -1
 
 
 class NoPairing(Exception):
@@ -211,7 +210,7 @@ def pair_round(players: Sequence[SwissPlayer]) -> Pairing:
         may_have_bye = [i for i in range(n) if not active[i].had_bye] or list(range(n))
         # The lowest-placed costs nothing, the next one up one unit, and so on.
         for rank, i in enumerate(reversed(may_have_bye)):
-            costs[_BYE_VERTEX, i] = bye_unit * rank
+            costs[NOBODY, i] = bye_unit * rank
 
     matching = cheapest_pairs(range(n), costs)
     if 2 * len(matching) < n + n % 2:
@@ -221,7 +220,7 @@ def pair_round(players: Sequence[SwissPlayer]) -> Pairing:
     bye: PlayerId | None = None
     boards: list[tuple[int, int]] = []
     for u, v in matching:
-        if u == _BYE_VERTEX:
+        if u == NOBODY:
             bye = active[v].id
         else:
             boards.append((u, v))
