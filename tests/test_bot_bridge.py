@@ -228,7 +228,7 @@ def test_two_bridged_bots_play_their_tournament_game(server: ServerProcess, tmp_
     b, b_token = bot_account(server, Person)
     b.close()  # (its token plays it)
     clock = {"kind": "fischer", "initial": 120, "increment": 1}
-    terms = {"name": "Bots", "rounds": 1, "starts_at": time.time() + 3, "clock": clock}
+    terms = {"name": "Bots", "rounds": 1, "starts_at": time.time() + 5, "clock": clock}
     event = httpx.post(
         f"{server.url}/api/tournaments",
         json=terms | {"bots_allowed": True},

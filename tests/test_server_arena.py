@@ -34,6 +34,7 @@ pytest_plugins = ["server_fixtures"]
 ARGS = ("--tournament-lead", "1", "--tournament-no-show", "3")
 CLOCK = {"kind": "fischer", "initial": 60, "increment": 1}
 ARENA_END = 100.0  # an arena of one minute is over, its last games played out
+SOON = 4.0  # seconds ahead an event starts: the server asks 1, a busy machine may take 2 to answer
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +45,7 @@ def sqlite_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 
 
 def create(acc: Account, **terms: Any) -> dict[str, Any]:
-    body = {"name": "Blitz", "starts_at": time.time() + 2, "clock": CLOCK, **terms}
+    body = {"name": "Blitz", "starts_at": time.time() + SOON, "clock": CLOCK, **terms}
     r = acc.http.post("/api/tournaments", json=body)
     assert r.status_code == 201, r.text
     found: dict[str, Any] = r.json()
