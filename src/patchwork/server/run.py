@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import gc
 import logging
-import math
 import sys
 from collections.abc import Callable
+from typing import TypeVar
 
 from .. import i18n
 from ..i18n import N_, _
@@ -16,30 +16,31 @@ from .common.config import Settings
 from .http.slowclients import with_header_timeout
 
 DEFAULTS = Settings()
+Number = TypeVar("Number", int, float)
 
 
 def _between(
-    low: float, high: float, refusal: str, kind: Callable[[str], float] = float
-) -> Callable[[str], float]:
-    """An argparse type: a number (read by ``kind``) from ``low`` to ``high``, or ``refusal``."""
+    kind: Callable[[str], Number], low: float, high: float, refusal: str
+) -> Callable[[str], Number]:
+    """An argparse type: a number read by ``kind`` from ``low`` to ``high``, or ``refusal``."""
 
-    def between(text: str) -> float:
+    def between(text: str) -> Number:
         try:
             value = kind(text)
         except ValueError:
-            value = math.nan
-        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(_(refusal)) from None
+        if not low <= value <= high:  # (never true of "nan")
             raise argparse.ArgumentTypeError(_(refusal))
         return value
 
     return between
 
 
-_offer_seconds = _between(1, 600, N_("give 1 to 600 seconds"))  # --bot-offer-after
-_mail_after = _between(0, 30 * 86400, N_("give 0 to 2592000 seconds"))
-_mail_scan = _between(0.1, 3600, N_("give 0.1 to 3600 seconds"))
-_no_show_seconds = _between(1, 3600, N_("give 1 to 3600 seconds"))
-_password_mib = _between(1, 1024, N_("give 1 to 1024 MiB"), kind=int)
+_offer_seconds = _between(float, 1, 600, N_("give 1 to 600 seconds"))  # --bot-offer-after
+_mail_after = _between(float, 0, 30 * 86400, N_("give 0 to 2592000 seconds"))
+_mail_scan = _between(float, 0.1, 3600, N_("give 0.1 to 3600 seconds"))
+_no_show_seconds = _between(float, 1, 3600, N_("give 1 to 3600 seconds"))
+_password_mib = _between(int, 1, 1024, N_("give 1 to 1024 MiB"))
 
 
 def _smtp_url(text: str) -> str:
@@ -304,7 +305,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
     return Settings(
         db_url=args.db,
         ai_workers=args.ai_workers,
-        password_memory=int(args.password_memory),
+        password_memory=args.password_memory,
         ai_move_delay=args.ai_delay,
         ai_ponder=not args.no_ponder,
         grace_seconds=args.grace,
