@@ -84,7 +84,8 @@ def solo_game(job: tuple[int, int, float]) -> tuple[np.ndarray, np.ndarray]:
     a world sampled from what the person knows (what they are is the same in any such world)."""
     seed, iterations, value_mix = job
     level, deck = SOLO_SETUPS[seed % len(SOLO_SETUPS)]
-    params = mcts.Params(solo_value_mix=value_mix)
+    # (32 fixed worlds taken in turn, as the shipped network's games were played)
+    params = mcts.Params(solo_value_mix=value_mix, solo_fresh_worlds=False)
     agent = MCTSAgent(limit=Limit(iterations=iterations), params=params, seed=seed)
     state = new_game(seed=seed, rules=Rules(solo=Automa(level, deck)))
     rng = random.Random(seed)

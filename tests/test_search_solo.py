@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import patchwork as pw
-from patchwork.ai import Limit, analyse, endgame, mcts
+from patchwork.ai import Limit, analyse, endgame, mcts, policy
 from patchwork.ai import solo as S
 from patchwork.ai.search import MCTSAgent
 from patchwork.engine import automa as A
@@ -67,6 +67,47 @@ def test_a_world_is_the_unseen_cards_then_whole_reshuffles() -> None:
         assert sorted(rest[i : i + 12]) == sorted(A.deck_cards("tactical"))
 
 
+@pytest.mark.parametrize("deck", ["normal", "tactical"])
+def test_a_fresh_world_is_drawn_as_the_sampled_ones_are(deck: str) -> None:
+    # draw_world (the search's own draw, each iteration with solo_fresh_worlds) draws from
+    # the same deck orders as automa.sample_hidden: the unseen cards, the top one showing the
+    # budget on its back, then whole reshuffles; each unseen card as often in each place.
+    state = solo_game(5, deck, seed=21)
+    for move in ("A", "A", "A"):
+        state = state.apply(pw.Move.parse(move, state))
+    view = state.automa
+    assert view is not None and view.cards_seen
+    worlds = S.sample_worlds(state, random.Random(2), 3000)
+    row = np.empty(worlds.cards.shape[1], dtype=np.int64)
+    policy.seed(11)  # (numba's random state, which the search seeds too)
+    drawn = np.array([row.copy() for _ in range(3000) if S.draw_world(worlds.settings, row)])
+    assert len(drawn) == 3000
+    n = view.cards_in_deck
+    unseen = set(A.deck_cards(deck)) - set(view.cards_seen)
+    for r in drawn[:200]:
+        assert set(r[:n].tolist()) <= unseen and len(set(r[:n].tolist())) == n
+        for i in range(n, len(r) - 12, 12):
+            assert sorted(r[i : i + 12].tolist()) == sorted(A.deck_cards(deck))
+    if view.next_budget is not None:
+        assert {A.CARDS[int(c)].budget for c in drawn[:, 0]} == {view.next_budget}
+    for place in (0, 1, n, n + 5):
+        ours = np.bincount(drawn[:, place], minlength=25)
+        theirs = np.bincount(worlds.cards[:, place], minlength=25)
+        assert set(np.flatnonzero(ours)) == set(np.flatnonzero(theirs))
+        assert np.abs(ours - theirs).max() < 0.25 * theirs.max() + 60
+
+
+def test_a_known_world_is_never_drawn_again() -> None:
+    # The ceiling's one true world (world_of) names no cards to draw from.
+    state = solo_game(5, "normal")
+    hidden = A.hidden_part(state)
+    assert hidden is not None
+    world = S.world_of(state, hidden)
+    row = world.cards[0].copy()
+    assert not S.draw_world(world.settings, row)
+    assert np.array_equal(row, world.cards[0])
+
+
 def test_the_search_never_peeks_at_the_deck() -> None:
     # Two positions that differ only in the hidden order get the same search, figure for figure.
     state = solo_game(4, "normal", seed=8)
@@ -74,10 +115,12 @@ def test_the_search_never_peeks_at_the_deck() -> None:
         state = state.apply(pw.Move.parse(move, state))
     twin = same_view_other_deck(state, 99)
     assert twin.automa == state.automa and twin != state
-    a = MCTSAgent(limit=Limit(iterations=600), seed=3, reuse=False).search(state)
-    b = MCTSAgent(limit=Limit(iterations=600), seed=3, reuse=False).search(twin)
-    assert a.best_move == b.best_move and a.move_stats == b.move_stats
-    assert (a.win_probability, a.margin) == (b.win_probability, b.margin)
+    for params in (mcts.Params(), mcts.Params(solo_fresh_worlds=True)):
+        a = MCTSAgent(limit=Limit(iterations=600), params=params, seed=3, reuse=False)
+        b = MCTSAgent(limit=Limit(iterations=600), params=params, seed=3, reuse=False)
+        x, y = a.search(state), b.search(twin)
+        assert x.best_move == y.best_move and x.move_stats == y.move_stats
+        assert (x.win_probability, x.margin) == (y.win_probability, y.margin)
 
 
 def test_hints_in_a_solo_game() -> None:
@@ -165,7 +208,8 @@ def test_one_tree_across_worlds_holds_only_moves_some_world_allows(observe: bool
         state = state.apply(pw.Move.parse(move, state))
     worlds = S.sample_worlds(state, random.Random(2), 16)
     tree = mcts.Tree(20_000)
-    tree.run(state.vector, 6000, mcts.Params(solo_observe=observe), worlds)
+    params = mcts.Params(solo_observe=observe, solo_fresh_worlds=False)  # these 16 in turn
+    tree.run(state.vector, 6000, params, worlds)
     reached: set[int] = set()
 
     def walk(node: int, v: np.ndarray, cards: np.ndarray, run: np.ndarray) -> None:
@@ -212,6 +256,22 @@ def test_one_tree_across_worlds_holds_only_moves_some_world_allows(observe: bool
         S.automa_turns(v, worlds.settings, cards, run)
         offers.add(tuple(v[L.CIRCLE : L.CIRCLE + 3].tolist()))
     assert len(offers) > 1
+
+
+@pytest.mark.parametrize("fresh", [True, False])
+def test_with_fresh_worlds_each_descent_draws_its_own(fresh: bool) -> None:
+    # Told apart by what Automa's turns showed, the node after a move has a child for each
+    # answer the descents met: a single world taken each time gives nothing to tell apart;
+    # when every descent draws a world of its own (from the sampled world's settings), the
+    # answers differ.
+    state = solo_game(5, "normal", seed=31).apply(pw.Advance())
+    worlds = S.sample_worlds(state, random.Random(2), 1)
+    tree = mcts.Tree(20_000)
+    policy.seed(4)
+    tree.run(state.vector, 3000, mcts.Params(solo_observe=True, solo_fresh_worlds=fresh), worlds)
+    answers = [sum(int(tree.code[x]) >= mcts.SEEN for x in tree.children(c))
+               for c in tree.children(tree.root) if tree.code[c] >= 0]  # fmt: skip
+    assert answers and (max(answers) > 1) == fresh
 
 
 @pytest.mark.parametrize("deck", ["normal", "tactical"])

@@ -69,6 +69,7 @@ PARAM_OPTIONS: dict[str, Callable[[str], Any]] = {
     "value_mix": float,
     "value_weights": value.load,  # a file benchmarks/value_net.py fit wrote
     "solo_observe": lambda text: _flag(text),
+    "solo_fresh_worlds": lambda text: _flag(text),
     "solo_value_mix": float,
     "solo_value_weights": solo_value.load,  # fitted to solo self-play (value_net.py)
 }

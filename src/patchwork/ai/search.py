@@ -278,7 +278,9 @@ class MCTSAgent:
         worlds: int = 32,
     ) -> None:
         self.name = name
-        self.worlds = max(1, worlds)  # solo games: sampled orders of Automa's deck
+        # Solo games: sampled orders of Automa's deck, taken in turn when the search does not
+        # draw each iteration's afresh (``mcts.Params.solo_fresh_worlds``).
+        self.worlds = max(1, worlds)
         self.default_limit = Limit.of(limit, Limit(time=1.0))
         self.params = params or mcts.Params()
         self.workers = max(1, min(workers, os.cpu_count() or 1))

@@ -2,11 +2,12 @@
 
 The searcher plays the person's side and never peeks at the deck (D6): a *world* is one
 order of the cards drawn from those consistent with what the person knows
-(``automa.sample_hidden`` over ``State.automa``), followed by the reshuffles it implies. Inside
-one world Automa's turns are fixed by the rules (``automa_kernels``). The searcher grows one
-tree over the person's moves with each iteration in another world, so a move is judged by
-what it does across the deck orders the person cannot tell apart (information-set MCTS: a
-separate tree a world would plan on knowing the order, and play worse).
+(``automa.sample_hidden`` over ``State.automa``, or the same draw compiled, ``draw_world``),
+followed by the reshuffles it implies. Inside one world Automa's turns are fixed by the rules
+(``automa_kernels``). The searcher grows one tree over the person's moves with each iteration
+in another world, so a move is judged by what it does across the deck orders the person
+cannot tell apart (information-set MCTS: a separate tree a world would plan on knowing the
+order, and play worse).
 """
 
 from __future__ import annotations
@@ -37,9 +38,15 @@ for _n, _card in A.CARDS.items():
     CARD_INCOME[_n] = _card.income
     CARD_FILTERS[_n] = A.filter_codes(_card)
 # A world's settings, one int64 array: where each lives (SHOWS_NEXT: whether the top card's
-# back, its budget, is seen: the tactical deck's).
+# back, its budget, is seen: the tactical deck's; COLUMNS: the level's four of rule 17).
 MARKER, TAKES_SPECIALS, WITH_BUTTONS, PRINTED, SHOWS_NEXT, COLUMNS = 0, 1, 2, 3, 4, 5
-SETTINGS_SIZE = COLUMNS + 4
+# What worlds are drawn from, so a search may draw a fresh one (``draw_world``): the cards
+# in the deck, the budget on the top card's back (-1: not shown), how many cards are unseen
+# (-1: none may be drawn, the world is known), those cards, and the deck's twelve.
+IN_DECK, NEXT_BUDGET, UNSEEN_COUNT = COLUMNS + 4, COLUMNS + 5, COLUMNS + 6
+UNSEEN = COLUMNS + 7
+EVERY = UNSEEN + 12
+SETTINGS_SIZE = EVERY + 12
 # The running part of a world during one descent and playout.
 CURSOR, RUN_WITH, RUN_PRINTED = 0, 1, 2
 
@@ -68,15 +75,60 @@ NO_WORLDS = Worlds(np.zeros(0, dtype=np.int64), np.zeros((1, 0), dtype=np.int64)
 
 
 def sample_worlds(state: State, rng: random.Random, n: int) -> Worlds:
-    """``n`` worlds consistent with what the person of ``state`` knows (never its real deck)."""
+    """``n`` worlds consistent with what the person of ``state`` knows (never its real deck),
+    with what they are drawn from (for ``draw_world``)."""
     view = state.automa
     assert view is not None, "a world is for a solo game"
-    return _worlds(state, [A.sample_hidden(view, rng) for _ in range(n)])
+    worlds = _worlds(state, [A.sample_hidden(view, rng) for _ in range(n)])
+    seen = set(view.cards_seen)
+    unseen = [c for c in A.deck_cards(view.deck) if c not in seen]
+    settings = worlds.settings
+    settings[IN_DECK] = view.cards_in_deck
+    settings[NEXT_BUDGET] = -1 if view.next_budget is None else view.next_budget
+    settings[UNSEEN_COUNT] = len(unseen)
+    settings[UNSEEN : UNSEEN + len(unseen)] = unseen
+    return worlds
 
 
 def world_of(state: State, hidden: A.Solo) -> Worlds:
-    """The one world in which Automa's private part is ``hidden`` (its deck, then reshuffles)."""
+    """The one world in which Automa's private part is ``hidden`` (its deck, then reshuffles):
+    no other may be drawn."""
     return _worlds(state, [hidden])
+
+
+@njit(cache=True)
+def draw_world(settings: np.ndarray, row: np.ndarray) -> bool:
+    """Fill ``row`` with a fresh world drawn as ``automa.sample_hidden`` draws one (the unseen
+    cards in a random order, the top one showing the budget on its back if one is shown, the
+    deck's share of them, then whole reshuffles), from numba's random state; False, and
+    ``row`` untouched, when the settings name no cards to draw from (a known world)."""
+    u = settings[UNSEEN_COUNT]
+    if u < 0:
+        return False
+    unseen = settings[UNSEEN : UNSEEN + u].copy()
+    np.random.shuffle(unseen)
+    budget = settings[NEXT_BUDGET]
+    if budget >= 0:  # rule 16: the top card is one of those with this budget, any of them
+        tops = 0
+        for i in range(u):
+            if CARD_BUDGET[unseen[i]] == budget:
+                tops += 1
+        pick = np.random.randint(tops)
+        for i in range(u):
+            if CARD_BUDGET[unseen[i]] == budget:
+                if pick == 0:
+                    unseen[0], unseen[i] = unseen[i], unseen[0]
+                    break
+                pick -= 1
+    n = min(settings[IN_DECK], len(row))
+    row[:n] = unseen[:n]
+    every = settings[EVERY : EVERY + 12].copy()
+    while n < len(row):  # rule 15: each reshuffle takes all twelve cards
+        np.random.shuffle(every)
+        take = min(12, len(row) - n)
+        row[n : n + take] = every[:take]
+        n += take
+    return True
 
 
 def _worlds(state: State, hiddens: list[A.Solo]) -> Worlds:
@@ -97,7 +149,9 @@ def _worlds(state: State, hiddens: list[A.Solo]) -> Worlds:
     # (The piles are public: the same in every world.)
     settings[WITH_BUTTONS], settings[PRINTED] = A.pile_counts(hiddens[0])
     settings[SHOWS_NEXT] = automa.deck == "tactical"
-    settings[COLUMNS:] = A.level_columns(automa)
+    settings[COLUMNS : COLUMNS + 4] = A.level_columns(automa)
+    settings[UNSEEN_COUNT] = -1  # (sample_worlds says what else may be drawn)
+    settings[EVERY : EVERY + 12] = every
     return Worlds(settings, rows)
 
 
@@ -171,7 +225,7 @@ def playout(
 def result(s: np.ndarray, settings: np.ndarray, run: np.ndarray) -> tuple[float, float]:
     """(won, margin) of a finished solo game, for the person (player 0)."""
     person = K.score(s, 0)
-    automa = AK.score(s, run[RUN_WITH], run[RUN_PRINTED], settings[COLUMNS:])
+    automa = AK.score(s, run[RUN_WITH], run[RUN_PRINTED], settings[COLUMNS : COLUMNS + 4])
     won = 1.0 if AK.person_wins(person, automa, s[L.FIRST]) else 0.0
     return won, float(person - automa)
 

@@ -33,7 +33,7 @@ def features(
     person knows of it (the next card's budget only when the deck shows it)."""
     valuenet.features(s, 0, out)
     at = valuenet.N_INPUTS
-    columns = settings[solo.COLUMNS :]
+    columns = settings[solo.COLUMNS : solo.COLUMNS + 4]
     out[at] = AK.score(s, run[solo.RUN_WITH], run[solo.RUN_PRINTED], columns) / 50.0
     out[at + 1] = run[solo.RUN_WITH] / 10.0
     out[at + 2] = run[solo.RUN_PRINTED] / 20.0
