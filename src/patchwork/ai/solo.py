@@ -80,8 +80,7 @@ def sample_worlds(state: State, rng: random.Random, n: int) -> Worlds:
     view = state.automa
     assert view is not None, "a world is for a solo game"
     worlds = _worlds(state, [A.sample_hidden(view, rng) for _ in range(n)])
-    seen = set(view.cards_seen)
-    unseen = [c for c in A.deck_cards(view.deck) if c not in seen]
+    unseen = view.unseen
     settings = worlds.settings
     settings[IN_DECK] = view.cards_in_deck
     settings[NEXT_BUDGET] = -1 if view.next_budget is None else view.next_budget

@@ -335,6 +335,13 @@ class AutomaView:
     def card(self) -> Card | None:
         return None if self.played is None else CARDS[self.played]
 
+    @property
+    def unseen(self) -> tuple[int, ...]:
+        """The deck's cards not seen face up since the last shuffle: the deck and, before the
+        first reshuffle, the two setup discards, in an order the person cannot know."""
+        seen = set(self.cards_seen)
+        return tuple(c for c in deck_cards(self.deck) if c not in seen)
+
 
 def view(v: np.ndarray, solo: Solo, automa: Automa) -> AutomaView:
     position = int(v[L.POSITION + AUTOMA])
@@ -364,8 +371,7 @@ def sample_hidden(view: AutomaView, rng: random.Random) -> Solo:
     before the first reshuffle, the two unseen setup discards; with the tactical deck the top
     card's budget is the one on its back (rule 16). Later reshuffles follow a fresh seed.
     """
-    seen = set(view.cards_seen)
-    unseen = [c for c in deck_cards(view.deck) if c not in seen]
+    unseen = list(view.unseen)
     rng.shuffle(unseen)
     if view.next_budget is not None:  # the top card must show the budget on its back
         tops = [i for i, c in enumerate(unseen) if CARDS[c].budget == view.next_budget]
