@@ -115,7 +115,7 @@ def test_the_search_never_peeks_at_the_deck() -> None:
         state = state.apply(pw.Move.parse(move, state))
     twin = same_view_other_deck(state, 99)
     assert twin.automa == state.automa and twin != state
-    for params in (mcts.Params(), mcts.Params(solo_fresh_worlds=True)):
+    for params in (mcts.Params(solo_fresh_worlds=False), mcts.Params(solo_fresh_worlds=True)):
         a = MCTSAgent(limit=Limit(iterations=600), params=params, seed=3, reuse=False)
         b = MCTSAgent(limit=Limit(iterations=600), params=params, seed=3, reuse=False)
         x, y = a.search(state), b.search(twin)
