@@ -114,8 +114,9 @@ class Params:
         self.value_weights = valuenet.WEIGHTS if value_weights is None else value_weights
         # In a solo game, whether the tree tells apart what the person saw of Automa's turns
         # (False: one node after each move whatever Automa did). Off: it played no better
-        # against Legend at 2,000 or 10,000 iterations and costs a third of the speed
-        # (docs/strength.md, "Against the Automa").
+        # against Legend at 2,000 or 10,000 iterations with fixed worlds, 13 points worse
+        # with fresh ones (each card drawn its own child), and costs a third of the speed
+        # (docs/strength.md, "With fresh worlds: the other settings again").
         self.solo_observe = solo_observe
         # A solo leaf's value blends its playout's with the solo network's (``solo_value``)
         # at this share, as ``value_mix`` does in a two-player game.
