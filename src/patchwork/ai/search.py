@@ -443,8 +443,10 @@ class MCTSAgent:
 
     def sample_worlds(self, state: State, rng: random.Random) -> solo.Worlds:
         """The orders of Automa's deck a solo search plays in: drawn from those the person
-        cannot tell apart (never the real one, which only a benchmark's player may read)."""
-        return solo.sample_worlds(state, rng, self.worlds)
+        cannot tell apart (never the real one, which only a benchmark's player may read).
+        When each iteration draws its own, a process needs one only (a buffer to draw into)."""
+        n = min(self.workers, self.worlds) if self.params.solo_fresh_worlds else self.worlds
+        return solo.sample_worlds(state, rng, n)
 
     def _start_helpers(self) -> ProcessPoolExecutor:
         """The helper processes, told that a new search starts (none has done anything yet)."""
