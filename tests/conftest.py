@@ -1,13 +1,25 @@
-"""Session-wide checks: no test leaves a process of this checkout running after the session."""
+"""Session-wide: no test leaves a process of this checkout running after the session, and
+the tests' temporary files stay in the checkout's output folder."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 import processes
+
+# The checkout's output folder (git ignores it): the tests' temporary files go under it, not
+# under the system's /tmp, and each run starts it afresh.
+TEMP = Path(__file__).resolve().parent.parent / "test-output" / "pytest"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    if config.option.basetemp is None and not hasattr(config, "workerinput"):
+        config.option.basetemp = str(TEMP)
 
 
 @pytest.fixture(scope="session", autouse=True)
