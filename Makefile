@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
 
-.PHONY: install lock play serve test lint typecheck warm unit nojit bench clean browser dist
+.PHONY: install lock play serve test lint typecheck warm unit nojit bench clean browser dist shots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -62,6 +62,11 @@ browser:
 TEST_WORKERS ?= 3
 unit: install browser
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile
+
+# The web tests again, keeping a screenshot of every screen they reach in test-output/screenshots/
+# (a plain run takes none: nobody opens them there).
+shots: install browser
+	PATCHWORK_SHOTS=1 $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile tests/web
 
 # The rules also hold as plain Python (how coverage and debugging see them).
 nojit: install

@@ -5,6 +5,7 @@ the game back from the server to know what is legal."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 import time
@@ -44,6 +45,9 @@ CHROMIUM_ARGS = [
 ]
 ENDLESS = 10_000  # more moves than any game has: random_moves plays to the end
 SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
+# Screenshots to look at, taken when asked (`make shots`): a full-page picture costs the
+# browser about a seventh of a web test's time, for pictures nobody opens in a plain run.
+TAKE_SHOTS = os.environ.get("PATCHWORK_SHOTS") == "1"
 TIMEOUT_MS = 30_000
 # Assertions wait as long as actions do: a busy 2-core machine is slow, not wrong (a wait
 # that succeeds costs only its own time; CI on a loaded machine has run past 15 s).
@@ -187,6 +191,9 @@ def watch_errors(page: Page) -> list[str]:
 
 
 def shot(page: Page, name: str, full_page: bool = True) -> None:
+    """The page as a person sees it, in ``SHOTS`` (only when ``TAKE_SHOTS``)."""
+    if not TAKE_SHOTS:
+        return
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
 

@@ -74,7 +74,7 @@ def english_left(lang: str) -> list[str]:
 
 
 def looks_right(page: Page, lang: str, name: str) -> None:
-    """A screenshot to look at (taken first, so that a failure has its picture), then:
+    """A screenshot to look at (`make shots`; taken first, so that a failure has its picture), then:
     nothing wider than the screen, no text spilling from its box, no English left."""
     shot(page, f"lang-{lang}-{name}")
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth + 1"), name

@@ -1,7 +1,7 @@
 """The web client in Persian: the page is laid out right to left (``<html dir="rtl">``), its
 texts come from the Persian catalog with Persian digits, and the boards are not mirrored
 (column a on the left, row 1 at the top, square names and notation unchanged). Screenshots
-are kept in test-output/screenshots/."""
+are kept in test-output/screenshots/ by `make shots`."""
 
 from __future__ import annotations
 
