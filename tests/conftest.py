@@ -11,15 +11,15 @@ import pytest
 
 import processes
 
-# The checkout's output folder (git ignores it): the tests' temporary files go under it, not
-# under the system's /tmp, and each run starts it afresh.
-TEMP = Path(__file__).resolve().parent.parent / "test-output" / "pytest"
+# The tests' temporary folders go under the checkout's output folder (git ignores it), not the
+# system's /tmp: pytest's numbered folders (the last three runs kept), so that two runs at once
+# in one checkout each have their own.
+TEMP_ROOT = Path(__file__).resolve().parent.parent / "test-output"
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
-    if config.option.basetemp is None and not hasattr(config, "workerinput"):
-        config.option.basetemp = str(TEMP)
+    os.environ.setdefault("PYTEST_DEBUG_TEMPROOT", str(TEMP_ROOT))
 
 
 @pytest.fixture(scope="session", autouse=True)
