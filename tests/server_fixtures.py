@@ -79,10 +79,12 @@ def database_url(backend: str, tmp: Path) -> tuple[str, Callable[[], None]]:
 class ServerProcess:
     """``python -m patchwork.server`` on a free port; restartable on the same port and data."""
 
-    def __init__(self, db_url: str, workdir: Path, *args: str) -> None:
+    def __init__(self, db_url: str, workdir: Path, *args: str, ai_on_demand: bool = True) -> None:
         self.db_url = db_url
         self.workdir = workdir
-        self.args = list(args)
+        # Most of the suite's servers never play the AI: its processes start when first
+        # needed, not at each of the suite's hundred server starts (a CPU second and a half).
+        self.args = [*args, "--ai-on-demand"] if ai_on_demand else list(args)
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = workdir / f"server-{self.port}.log"

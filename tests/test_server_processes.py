@@ -13,7 +13,7 @@ import pytest
 pytest.register_assert_rewrite("server_fixtures")
 
 import processes  # noqa: E402
-from server_fixtures import ServerProcess, legal_moves  # noqa: E402
+from server_fixtures import ServerProcess, eventually, legal_moves  # noqa: E402
 
 pytest_plugins = ["server_fixtures"]
 
@@ -46,6 +46,32 @@ def _assert_all_end(tree: dict[int, str]) -> None:
 def _top_level_game(server: ServerProcess) -> tuple[str, str, dict[str, object]]:
     created = server.create(mode="ai", level=13)  # the top level searches with a pool of its own
     return created["game_id"], created["token"], created["game"]
+
+
+def test_the_ai_processes_start_with_the_server_or_when_first_needed(tmp_path: Path) -> None:
+    # By default they start with the server, so that the first AI move does not wait for them.
+    eager = ServerProcess(f"sqlite:///{tmp_path / 'eager.db'}", tmp_path, ai_on_demand=False)
+    eager.start()
+    try:
+        eventually(lambda: any("forkserver" in cmd for cmd in _tree(eager).values()), 60)
+    finally:
+        eager.stop()
+    # With --ai-on-demand (as the suite's servers run), only when a request needs them.
+    server = ServerProcess(f"sqlite:///{tmp_path / 'on-demand.db'}", tmp_path)
+    server.start()
+    try:
+        local = server.create(mode="local")
+        with server.client(local["game_id"], local["token"]) as c:
+            assert c.move(legal_moves(local["game"])[0])["type"] == "ack"
+        time.sleep(1)  # (with the server, they would be starting by now)
+        assert _tree(server) == {}
+        ai = server.create(mode="ai", level=1)
+        with server.client(ai["game_id"], ai["token"]) as c:
+            assert c.move(legal_moves(ai["game"])[0])["type"] == "ack"
+            c.wait_game(lambda g: g["to_move"] == 0 or g["status"] == "finished", timeout=60)
+        assert any("forkserver" in cmd for cmd in _tree(server).values())
+    finally:
+        server.stop()
 
 
 def test_a_stopped_or_killed_server_leaves_no_process(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ no English left where a translation exists, nothing spilling out of its box or t
 
 from __future__ import annotations
 
+import functools
 import re
 import subprocess
 
@@ -62,7 +63,8 @@ BROKEN = """() => [...document.querySelectorAll(
   .map(e => `${e.tagName.toLowerCase()}.${e.className}: ${e.textContent.trim()}`)"""
 
 
-def english_left(lang: str) -> list[str]:
+@functools.cache
+def english_left(lang: str) -> tuple[str, ...]:
     """The catalog's texts (no placeholders, three words or more) whose English differs from
     the translation: none of them may be read on a page in ``lang``."""
     texts: list[str] = []
@@ -70,7 +72,7 @@ def english_left(lang: str) -> list[str]:
         plain = isinstance(m.id, str) and isinstance(m.string, str) and "{" not in m.id
         if plain and len(m.id.split()) >= 3 and m.string != m.id:
             texts.append(m.id)
-    return texts
+    return tuple(texts)
 
 
 def looks_right(page: Page, lang: str, name: str) -> None:

@@ -115,6 +115,11 @@ def build_parser() -> argparse.ArgumentParser:
         help=_("the AI level that thinks in seconds does not think on the player's time"),
     )
     p.add_argument(
+        "--ai-on-demand",
+        action="store_true",
+        help=_("start the AI processes when first needed, not with the server"),
+    )
+    p.add_argument(
         "--grace",
         type=float,
         default=DEFAULTS.grace_seconds,
@@ -308,6 +313,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         password_memory=args.password_memory,
         ai_move_delay=args.ai_delay,
         ai_ponder=not args.no_ponder,
+        ai_on_demand=args.ai_on_demand,
         grace_seconds=args.grace,
         hint_seconds=args.hint_seconds,
         analysis_seconds=args.analysis_seconds,

@@ -19,6 +19,9 @@ class Settings:
     ai_move_delay: float = 0.0
     # The AI level that thinks in seconds ponders on the person's time while the pool is idle.
     ai_ponder: bool = True
+    # The AI workers start with the server (the first AI move does not wait for them), or at
+    # the first request that needs them (a server that seldom plays the AI saves their start).
+    ai_on_demand: bool = False
     hint_seconds: float = 0.5
     analysis_seconds: float = 2.0
     # The analysis board's search: its last, longest step (each step before it half as long).

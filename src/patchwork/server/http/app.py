@@ -135,7 +135,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         t1 = time.perf_counter()
         _warm_up_engine()
         ai = AIRunner(settings.ai_workers, settings.ai_ponder)
-        ai.start()
+        if not settings.ai_on_demand:
+            ai.start()
         hub = Hub()
         node = None if cluster is None else ClusterNode(cluster)
         service = GameService(settings, store, ai, hub, rating, node)
