@@ -19,7 +19,9 @@ TEMP_ROOT = Path(__file__).resolve().parent.parent / "test-output"
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
-    os.environ.setdefault("PYTEST_DEBUG_TEMPROOT", str(TEMP_ROOT))
+    if "PYTEST_DEBUG_TEMPROOT" not in os.environ:
+        TEMP_ROOT.mkdir(exist_ok=True)  # (a fresh clone has no output folder yet)
+        os.environ["PYTEST_DEBUG_TEMPROOT"] = str(TEMP_ROOT)
 
 
 @pytest.fixture(scope="session", autouse=True)
