@@ -75,7 +75,10 @@ def test_the_ai_processes_start_with_the_server_or_when_first_needed(tmp_path: P
 
 
 def test_a_stopped_or_killed_server_leaves_no_process(tmp_path: Path) -> None:
-    server = ServerProcess(f"sqlite:///{tmp_path / 'games.db'}", tmp_path, "--ai-workers", "1")
+    # (AI processes started with the server, as before --ai-on-demand: what this test checks.)
+    server = ServerProcess(
+        f"sqlite:///{tmp_path / 'games.db'}", tmp_path, "--ai-workers", "1", ai_on_demand=False
+    )
     server.start()
     try:
         gid, token, game = _top_level_game(server)
