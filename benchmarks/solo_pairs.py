@@ -1,11 +1,12 @@
 """Two records of ``solo_automa.py`` compared on the setups both played: the paired figures.
 
-    python benchmarks/solo_pairs.py A.json B.json
+    python benchmarks/solo_pairs.py A.json B.json [--parts]
 
 Games of the same setup seed are paired (the same circle, the same deck order), so what tells
 the two players apart is the games one won and the other lost, and the mean difference of their
 margins with its standard error: a far smaller error than that of either win rate alone. One
-table row for each level and deck the two records share.
+table row for each level and deck the two records share. ``--parts`` replays the games and adds
+where the points went: the means of each part of Automa's score (rule 17) and of the person's.
 """
 
 from __future__ import annotations
@@ -17,7 +18,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from patchwork.engine.automa import LEVELS
+import patchwork as pw
+from patchwork.engine.automa import LEVELS, Automa
+from patchwork.engine.errors import PatchworkError
+from patchwork.engine.moves import parse_move
 
 
 class RecordError(ValueError):
@@ -93,10 +97,63 @@ def row(level: int, deck: str, games: list[Pair]) -> str:
     )
 
 
+# The parts of a finished game's scores, by the names the table gives them.
+PARTS = {
+    "buttons": "Automa's buttons",
+    "patches_with_buttons": "its patches with buttons",
+    "printed_buttons": "buttons printed on them",
+    "automa_tile": "its 7x7 tile (share)",
+    "person_buttons": "the person's buttons",
+    "empty": "empty squares",
+    "person_tile": "the person's 7x7 tile (share)",
+}
+
+
+def parts(game: Game) -> dict[str, int]:
+    """The game replayed: each part of both scores (the tile as 1 or 0)."""
+    state = pw.new_game(seed=game["seed"], rules=pw.Rules(solo=Automa(game["level"], game["deck"])))
+    moves = game.get("moves")
+    if not isinstance(moves, list):
+        raise RecordError(f"setup {game['seed']}: no moves to replay")
+    try:
+        for text in moves:
+            state = state.apply(parse_move(str(text)))
+    except PatchworkError as e:
+        raise RecordError(f"setup {game['seed']}: its moves do not replay ({e})") from e
+    if not state.is_terminal() or state.scores() != (game["person"], game["automa"]):
+        raise RecordError(f"setup {game['seed']}: its moves do not come to its scores")
+    assert state.automa is not None
+    automa = dict(state.automa.score_parts)
+    buttons, bonus, empty = state.score_parts(0)
+    return {
+        "buttons": automa.get("buttons", 0),
+        "patches_with_buttons": automa.get("patches_with_buttons", 0),
+        "printed_buttons": automa.get("printed_buttons", 0),
+        "automa_tile": int(state.bonus_owner == 1),
+        "person_buttons": buttons,
+        "empty": empty,
+        "person_tile": int(bonus > 0),
+    }
+
+
+def parts_rows(level: int, deck: str, games: list[Pair]) -> list[str]:
+    """Two table rows, A's and B's: the mean of each part over the setups both played."""
+    rows = []
+    for side in (0, 1):
+        replayed = [parts(pair[side]) for pair in games]
+        means = [statistics.mean(p[key] for p in replayed) for key in PARTS]
+        cells = " | ".join(f"{m:.2f}" for m in means)
+        rows.append(f"| {level} {LEVELS[level].name} | {deck} | {'AB'[side]} | {cells} |")
+    return rows
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("a", type=Path, help="a record of solo_automa.py (player A)")
     ap.add_argument("b", type=Path, help="another, of the same --seed (player B)")
+    ap.add_argument(
+        "--parts", action="store_true", help="where the points went (replays every game)"
+    )
     args = ap.parse_args(argv)
     try:
         (name_a, a), (name_b, b) = load(args.a), load(args.b)
@@ -114,6 +171,15 @@ def main(argv: list[str]) -> int:
     print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for (level, deck), games in sorted(grouped.items()):
         print(row(level, deck, games))
+    if args.parts:
+        print(f"\n| level | deck | player | {' | '.join(PARTS.values())} |")
+        print("| --- | --- | --- |" + " ---: |" * len(PARTS))
+        try:
+            for (level, deck), games in sorted(grouped.items()):
+                print("\n".join(parts_rows(level, deck, games)))
+        except RecordError as e:
+            print(f"solo_pairs: {e}", file=sys.stderr)
+            return 2
     return 0
 
 

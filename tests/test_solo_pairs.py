@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from benchmarks.solo_pairs import main
+
+import patchwork as pw
+from patchwork.engine.automa import Automa
 
 
 def record(path: Path, games: list[tuple[int, str, int, int, int]], **fields: object) -> Path:
@@ -60,3 +65,52 @@ def test_a_file_that_is_no_record_is_refused_with_what_is_wrong(
     other = record(tmp_path / "other.json", [(2, "normal", 5, 30, 20)])
     assert main([str(good), str(other)]) == 1
     assert "share no setup" in capsys.readouterr().err
+
+
+def played(seed: int) -> dict[str, Any]:
+    """A real solo game against Legend (random legal moves), as solo_automa.py records one."""
+    rng = random.Random(seed)
+    state = pw.new_game(seed=seed, rules=pw.Rules(solo=Automa(5, "normal")))
+    moves = []
+    while not state.is_terminal():
+        move = rng.choice(state.legal_moves())
+        moves.append(str(move))
+        state = state.apply(move)
+    person, automa = state.scores()
+    return {"level": 5, "deck": "normal", "seed": seed, "person": person, "automa": automa,
+            "won": state.winner() == 0, "moves": moves}  # fmt: skip
+
+
+def test_parts_replay_the_games_into_the_parts_of_both_scores(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = played(11)
+    kept = {"iterations": 2000, "time": None, "agent": "mcts", "peek": False, "seed": 1}
+    a = tmp_path / "a.json"
+    a.write_text(json.dumps({**kept, "games": [game]}))
+    assert main([str(a), str(a), "--parts"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if "| A |" in line]
+    assert len(rows) == 1
+    cells = [float(c) for c in rows[0].strip("| ").split(" | ")[3:]]
+    buttons, with_buttons, printed, automa_tile, person_buttons, empty, person_tile = cells
+    # Legend counts every column of rule 17; the parts add up to each side's score.
+    assert automa_tile + person_tile <= 1
+    assert buttons + with_buttons + printed + 7 * automa_tile == game["automa"]
+    assert person_buttons - 2 * empty + 7 * person_tile == game["person"]
+
+
+def test_parts_refuse_games_that_do_not_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game = played(12)
+    kept = {"iterations": 2000, "time": None, "agent": "mcts", "peek": False, "seed": 1}
+    for change, said in [
+        ({"moves": ["Z9"]}, "its moves do not replay"),
+        ({"person": int(game["person"]) + 1}, "its moves do not come to its scores"),
+    ]:
+        bad = tmp_path / "bad.json"
+        bad.write_text(json.dumps({**kept, "games": [{**game, **change}]}))
+        assert main([str(bad), str(bad)]) == 0  # the plain table does not replay
+        capsys.readouterr()
+        assert main([str(bad), str(bad), "--parts"]) == 2
+        assert said in capsys.readouterr().err
