@@ -4,6 +4,7 @@ the tests' temporary files stay in the checkout's output folder."""
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,6 +23,11 @@ def pytest_configure(config: pytest.Config) -> None:
     if "PYTEST_DEBUG_TEMPROOT" not in os.environ:
         TEMP_ROOT.mkdir(exist_ok=True)  # (a fresh clone has no output folder yet)
         os.environ["PYTEST_DEBUG_TEMPROOT"] = str(TEMP_ROOT)
+    # So does what the tests' processes put in the system's temporary folder: multiprocessing's
+    # pymp-* folders, which a server stopped by a signal never removes, and the browsers'.
+    scratch = TEMP_ROOT / "tmp"
+    scratch.mkdir(parents=True, exist_ok=True)
+    os.environ["TMPDIR"] = tempfile.tempdir = str(scratch)
 
 
 @pytest.fixture(scope="session", autouse=True)
