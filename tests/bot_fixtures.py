@@ -15,6 +15,7 @@ from typing import TypeVar
 
 import httpx
 
+import processes
 from server_fixtures import PASSWORD, WAIT, Account, ServerProcess, eventually
 
 LONG = 60.0  # a whole game, or a bridge's start on a busy machine
@@ -55,6 +56,7 @@ class BridgeProcess:
                 env=env,
                 cwd=tmp,
                 start_new_session=True,
+                preexec_fn=processes.ctrl_c_live,  # its Ctrl-C is interrupt()'s
             )
 
     def log(self) -> str:

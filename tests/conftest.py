@@ -21,12 +21,11 @@ TEMP_ROOT = Path(__file__).resolve().parent.parent / "test-output"
 @pytest.hookimpl(tryfirst=True)
 def pytest_configure(config: pytest.Config) -> None:
     if "PYTEST_DEBUG_TEMPROOT" not in os.environ:
-        TEMP_ROOT.mkdir(exist_ok=True)  # (a fresh clone has no output folder yet)
         os.environ["PYTEST_DEBUG_TEMPROOT"] = str(TEMP_ROOT)
     # So does what the tests' processes put in the system's temporary folder: multiprocessing's
     # pymp-* folders, which a server stopped by a signal never removes, and the browsers'.
     scratch = TEMP_ROOT / "tmp"
-    scratch.mkdir(parents=True, exist_ok=True)
+    scratch.mkdir(parents=True, exist_ok=True)  # (a fresh clone has no output folder yet)
     os.environ["TMPDIR"] = tempfile.tempdir = str(scratch)
 
 

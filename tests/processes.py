@@ -4,6 +4,7 @@ were left behind by a parent that is gone. Used to check that no test leaves any
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
 from dataclasses import dataclass
@@ -105,3 +106,10 @@ def wait_gone(pids: set[int], timeout: float) -> set[int]:
         if not alive or time.monotonic() > deadline:
             return alive
         time.sleep(0.1)  # processes exiting: there is no event to await from here
+
+
+def ctrl_c_live() -> None:
+    """In a child about to run a program: undo an inherited ignored SIGINT (a suite run in
+    the background of a shell without job control ignores it), as a terminal's program
+    starts with Ctrl-C live."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 
 import patchwork as pw
+import processes
 from patchwork import i18n
 from patchwork.ai import GreedyAgent, Limit, RandomAgent
 from patchwork.ai.review import review
@@ -58,7 +59,10 @@ def cluster() -> Iterator[str]:
     """A local Ray of two CPUs for the module; yields its address."""
     import ray  # here, not at collection: the other test modules run without it loaded
 
-    temp = tempfile.mkdtemp(prefix="pwray-")  # short: Ray's socket paths must fit 107 bytes
+    # In the system's /tmp, not the checkout's output folder: Ray's socket paths (this folder,
+    # then 60-odd characters of its own) must fit 107 bytes, and a CI checkout's path is long.
+    # The fixture removes it.
+    temp = tempfile.mkdtemp(prefix="pwray-", dir="/tmp")
     environment = dict(os.environ)  # ray.init sets variables of its own (PYTHONBREAKPOINT)
     with pytest.MonkeyPatch.context() as env:
         # A Ray of this machine for a test: no token written to the home folder.
@@ -155,8 +159,7 @@ def test_ctrl_c_stops_a_tournament_on_a_cluster_joined_by_address(
     command += ["--games", "4000", "--ray", cluster, "--out", str(path)]
     pid, fd = pty.fork()
     if pid == 0:  # pragma: no cover - the child
-        # A terminal's program starts with Ctrl-C live; an ignored SIGINT would be inherited.
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        processes.ctrl_c_live()
         os.execv(sys.executable, command)
     seen = b""
     try:

@@ -12,6 +12,7 @@ from benchmarks.solo_pairs import main
 
 import patchwork as pw
 from patchwork.engine.automa import Automa
+from patchwork.engine.data import BONUS_POINTS, EMPTY_PENALTY
 
 
 def record(path: Path, games: list[tuple[int, str, int, int, int]], **fields: object) -> Path:
@@ -95,8 +96,8 @@ def test_parts_replay_the_games_into_the_parts_of_both_scores(
     buttons, with_buttons, printed, automa_tile, person_buttons, empty, person_tile = cells
     # Legend counts every column of rule 17; the parts add up to each side's score.
     assert automa_tile + person_tile <= 1
-    assert buttons + with_buttons + printed + 7 * automa_tile == game["automa"]
-    assert person_buttons - 2 * empty + 7 * person_tile == game["person"]
+    assert buttons + with_buttons + printed + BONUS_POINTS * automa_tile == game["automa"]
+    assert person_buttons - EMPTY_PENALTY * empty + BONUS_POINTS * person_tile == game["person"]
 
 
 def test_parts_refuse_games_that_do_not_replay(
