@@ -173,7 +173,12 @@ def test_a_person_plays_in_an_arena(browser: Browser, server: ServerProcess) -> 
 
         # She is paired again at once: the end screen offers her next game first of all; a
         # second win puts her on fire.
-        gid2, seat2 = eventually(lambda: my_game(event(server, tid), name), timeout=15)
+        # (The event records the first game's result a moment after its end screen shows:
+        # until then that game still reads as under way.)
+        gid2, seat2 = eventually(
+            lambda: (g := my_game(event(server, tid), name)) and g[0] != first_game and g,
+            timeout=15,
+        )
         for p in players:
             p.rest.set()  # the two pause: nobody is paired after this game
         following = page.locator("#next-tournament-game")
