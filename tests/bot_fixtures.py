@@ -13,10 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TypeVar
 
-import httpx
-
 import processes
-from server_fixtures import PASSWORD, WAIT, Account, ServerProcess, eventually
+from server_fixtures import PASSWORD, WAIT, Account, ServerProcess, eventually, fetch
 
 LONG = 60.0  # a whole game, or a bridge's start on a busy machine
 
@@ -30,8 +28,11 @@ def bot_account(server: ServerProcess, kind: type[A] = Account) -> tuple[A, str]
     r = account.http.post("/api/account/tokens", json={"name": account.name, "password": PASSWORD})
     assert r.status_code == 201, r.text
     token: str = r.json()["token"]
-    r = httpx.post(
-        f"{server.url}/api/account/bot", headers={"authorization": f"Bearer {token}"}, timeout=WAIT
+    r = fetch(
+        "POST",
+        f"{server.url}/api/account/bot",
+        headers={"authorization": f"Bearer {token}"},
+        timeout=WAIT,
     )
     assert r.status_code == 200 and r.json()["bot"] is True, r.text
     return account, token

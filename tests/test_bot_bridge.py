@@ -20,7 +20,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 pytest.register_assert_rewrite("server_fixtures", "bot_fixtures")
@@ -36,6 +35,7 @@ from server_fixtures import (  # noqa: E402
     Account,
     ServerProcess,
     eventually,
+    fetch,
     legal_moves,
     running_server,
 )
@@ -200,7 +200,8 @@ def test_two_bridged_bots_play_each_other(server: ServerProcess, tmp_path: Path)
         bridge_a.wait_for("online as")
         bridge_b.wait_for("online as")
         # Bot A's own token makes the challenge (a script on A's behalf); B's bridge accepts.
-        r = httpx.post(
+        r = fetch(
+            "POST",
             f"{server.url}/api/challenges",
             json={"to": b.name, "clock": {"kind": "fischer", "initial": 120, "increment": 1}},
             headers={"authorization": f"Bearer {a_token}"},
@@ -229,7 +230,8 @@ def test_two_bridged_bots_play_their_tournament_game(server: ServerProcess, tmp_
     b.close()  # (its token plays it)
     clock = {"kind": "fischer", "initial": 120, "increment": 1}
     terms = {"name": "Bots", "rounds": 1, "starts_at": time.time() + 5, "clock": clock}
-    event = httpx.post(
+    event = fetch(
+        "POST",
         f"{server.url}/api/tournaments",
         json=terms | {"bots_allowed": True},
         headers={"authorization": f"Bearer {a_token}"},
@@ -238,7 +240,8 @@ def test_two_bridged_bots_play_their_tournament_game(server: ServerProcess, tmp_
     assert event.status_code == 201, event.text
     tid = event.json()["id"]
     for token in (a_token, b_token):
-        r = httpx.post(
+        r = fetch(
+            "POST",
             f"{server.url}/api/tournaments/{tid}/join",
             headers={"authorization": f"Bearer {token}"},
             timeout=15,

@@ -13,14 +13,13 @@ import pytest
 
 pytest.register_assert_rewrite("server_fixtures")
 
-import httpx  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 
 import patchwork as pw  # noqa: E402
 from patchwork import i18n  # noqa: E402
 from patchwork.tui.app import build_parser, setup  # noqa: E402
 from patchwork.tui.seats import close_agent  # noqa: E402
-from server_fixtures import VIEWS, Client, ServerProcess, legal_moves  # noqa: E402
+from server_fixtures import VIEWS, Client, ServerProcess, fetch, http_client, legal_moves  # noqa: E402
 
 pytest_plugins = ["server_fixtures"]
 
@@ -239,7 +238,7 @@ def test_a_downloaded_record_resumes_against_the_same_opponent(
     # --load then plays on against the same level, in that language.
     created = server.create(mode="ai", level=3, seat=1, first_player=1, name="Ann")
     gid = created["game_id"]
-    r = httpx.get(f"{server.url}/api/games/{gid}/record.json", headers={"accept-language": "fi"})
+    r = fetch("GET", f"{server.url}/api/games/{gid}/record.json", headers={"accept-language": "fi"})
     record = pw.Record.from_json(r.text)
     assert record.seats == ("level3", "human") and record.language == "fi"
     assert record.players[1] == "Ann"
@@ -587,9 +586,8 @@ def test_bad_http_requests(server: ServerProcess) -> None:
     created = server.create(mode="ai", level=1)
     gid, token = created["game_id"], created["token"]
     url = f"{server.url}/api/games"
-    import httpx
 
-    r = httpx.post(url, content=b"{nope", headers={"content-type": "application/json"})
+    r = fetch("POST", url, content=b"{nope", headers={"content-type": "application/json"})
     assert r.status_code == 400 and r.json()["error"]["code"] == "bad_json"
     r = server.post("/api/games", {"mode": "chess"})
     assert r.status_code == 422 and r.json()["error"]["code"] == "invalid_request"
@@ -597,8 +595,11 @@ def test_bad_http_requests(server: ServerProcess) -> None:
     assert r.status_code == 422 and "circle" in r.json()["error"]["message"]
     r = server.post("/api/games", {"mode": "ai", "clock": {"kind": "fischer"}})
     assert r.status_code == 422
-    r = httpx.post(
-        url, content=b"{" + b" " * 100_000 + b"}", headers={"content-type": "application/json"}
+    r = fetch(
+        "POST",
+        url,
+        content=b"{" + b" " * 100_000 + b"}",
+        headers={"content-type": "application/json"},
     )
     assert r.status_code == 413 and r.json()["error"]["code"] == "too_large"
     move = f"/api/games/{gid}/moves"
@@ -626,9 +627,8 @@ def test_floods_are_rate_limited(server: ServerProcess) -> None:
         while True:
             flood.recv(5)
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
-    import httpx
 
-    with httpx.Client(base_url=server.url, timeout=15) as http:
+    with http_client(base_url=server.url, timeout=15) as http:
         codes = [http.post(f"/api/games/{gid}/resign").status_code for _ in range(150)]
     assert 429 in codes and set(codes) <= {401, 429}
     assert server.game(gid)["status"] == "active"

@@ -33,6 +33,7 @@ from server_fixtures import (  # noqa: E402
     RedisPrefix,
     ServerProcess,
     cluster,
+    http_client,
     legal_moves,
     running_server,
 )
@@ -76,7 +77,7 @@ class Device:
         self.server = server
         n = next(_addresses)
         self.address = address or f"10.{n // 65536 % 256}.{n // 256 % 256}.{n % 256}"
-        self.http = httpx.Client(
+        self.http = http_client(
             base_url=server.url, timeout=WAIT, headers={"x-forwarded-for": self.address}
         )
         self.csrf: str | None = None
@@ -474,7 +475,7 @@ def test_api_tokens_need_no_csrf_token(server: ServerProcess, devices: Any) -> N
     assert r.status_code == 201, r.text
     token = r.json()["token"]
     assert token.startswith("pwa_")
-    script = httpx.Client(base_url=server.url, timeout=WAIT)  # no cookies at all
+    script = http_client(base_url=server.url, timeout=WAIT)  # no cookies at all
     bearer = {"authorization": f"Bearer {token}"}
     try:
         me = script.get("/api/account/me", headers=bearer).json()

@@ -14,7 +14,6 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 
 pytest.register_assert_rewrite("server_fixtures")
@@ -25,6 +24,7 @@ from server_fixtures import (  # noqa: E402
     TRUST_FORWARDED,
     Account,
     eventually,
+    fetch,
     legal_moves,
     running_server,
 )
@@ -283,7 +283,7 @@ def test_pausing_entry_and_cancelling(server: Any) -> None:
     post(bob, arena, "join")
     assert [p["paused"] for p in post(bob, arena, "pause")["players"]] == [True]
     assert [p["paused"] for p in post(bob, arena, "resume")["players"]] == [False]
-    r = httpx.post(f"{server.url}/api/tournaments/{arena}/pause", timeout=10)
+    r = fetch("POST", f"{server.url}/api/tournaments/{arena}/pause", timeout=10)
     assert r.status_code == 401
     # An event for established ratings refuses a new account.
     rated = create(ann, rounds=1, starts_at=time.time() + 600, entry="rated")["id"]

@@ -34,6 +34,8 @@ from server_fixtures import (  # noqa: E402
     RedisPrefix,
     ServerProcess,
     cluster,
+    fetch,
+    http_client,
     legal_moves,
     running_server,
 )
@@ -57,7 +59,7 @@ class Program(Account):
         r = self.http.post("/api/account/tokens", json={"name": self.name, "password": PASSWORD})
         assert r.status_code == 201, r.text
         self.token: str = r.json()["token"]
-        self.api = httpx.Client(
+        self.api = http_client(
             base_url=server.url,
             headers={
                 "authorization": f"Bearer {self.token}",
@@ -92,7 +94,7 @@ class Stream:
         self.status = 0
         self.error: dict[str, Any] | None = None
         self.media_type = ""
-        self._client = httpx.Client(base_url=url, headers=headers)
+        self._client = http_client(base_url=url, headers=headers)
         timeout = httpx.Timeout(WAIT, read=None)
         self._thread = threading.Thread(
             target=self._read, args=(path, params, timeout), daemon=True
@@ -201,7 +203,7 @@ def test_a_rated_game_played_keeps_an_account_a_person(server: ServerProcess) ->
     message = refused(ann.api.post("/api/account/bot"), 403, "not_allowed")
     assert "rated game" in message
     assert ann.api.get("/api/account/me").json()["bot"] is False
-    refused(httpx.post(f"{server.url}/api/account/bot", timeout=WAIT), 401, "not_signed_in")
+    refused(fetch("POST", f"{server.url}/api/account/bot", timeout=WAIT), 401, "not_signed_in")
     ann.close()
     bob.close()
 
@@ -272,9 +274,11 @@ def test_a_stream_ends_with_its_session_and_counts_as_a_connection(
     events.close()
     refused(robo.api.get("/api/account/me"), 401, "not_signed_in")
     # A guest has no event stream; an unknown game has no stream.
-    r = httpx.get(f"{server.url}/api/stream/event", timeout=WAIT)
+    r = fetch("GET", f"{server.url}/api/stream/event", timeout=WAIT)
     refused(r, 401, "not_signed_in")
-    refused(httpx.get(f"{server.url}/api/games/nope/stream", timeout=WAIT), 404, "game_not_found")
+    refused(
+        fetch("GET", f"{server.url}/api/games/nope/stream", timeout=WAIT), 404, "game_not_found"
+    )
     robo.close()
 
 

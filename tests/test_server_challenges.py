@@ -30,6 +30,8 @@ from server_fixtures import (  # noqa: E402
     RedisPrefix,
     ServerProcess,
     cluster,
+    fetch,
+    http_client,
     running_server,
 )
 
@@ -270,9 +272,9 @@ def test_limits_and_bad_input_in_words(server: ServerProcess, people: Any) -> No
     ]:
         refused(ann.http.post("/api/challenges", json=body), 422, "invalid_request", words)
     refused(ann.http.get("/api/challenges/" + "x" * 30), 422, "invalid_request")
-    guest = httpx.post(f"{server.url}/api/challenges", json={"to": bob.name}, timeout=WAIT)
+    guest = fetch("POST", f"{server.url}/api/challenges", json={"to": bob.name}, timeout=WAIT)
     refused(guest, 401, "not_signed_in")
-    refused(httpx.get(f"{server.url}/api/challenges", timeout=WAIT), 401, "not_signed_in")
+    refused(fetch("GET", f"{server.url}/api/challenges", timeout=WAIT), 401, "not_signed_in")
 
 
 def test_challenges_are_limited_per_account(server: ServerProcess, people: Any) -> None:
@@ -349,7 +351,7 @@ def accept_on_both(
 ) -> list[httpx.Response]:
     """``who`` accepts the challenge on both processes at the same moment."""
     clients = [
-        httpx.Client(base_url=s.url, headers=dict(who.http.headers), timeout=WAIT) for s in servers
+        http_client(base_url=s.url, headers=dict(who.http.headers), timeout=WAIT) for s in servers
     ]
     results: list[httpx.Response] = []
     start = threading.Barrier(len(clients))

@@ -13,7 +13,6 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 pytest.register_assert_rewrite("server_fixtures")
@@ -26,6 +25,7 @@ from server_fixtures import (  # noqa: E402
     RedisServer,
     ServerProcess,
     cluster,
+    fetch,
     legal_moves,
 )
 
@@ -375,7 +375,7 @@ def test_without_redis_the_health_check_is_as_before(tmp_path: Path) -> None:
     server = ServerProcess(f"sqlite:///{tmp_path / 'g.db'}", tmp_path, "--ai-workers", "1")
     server.start()
     try:
-        health = httpx.get(f"{server.url}/healthz").json()
+        health = fetch("GET", f"{server.url}/healthz").json()
         assert "redis" not in health and "node" not in health
     finally:
         server.stop()

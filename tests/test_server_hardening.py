@@ -19,7 +19,7 @@ from websockets.exceptions import ConnectionClosed  # noqa: E402
 from websockets.sync.client import connect  # noqa: E402
 
 import patchwork as pw  # noqa: E402
-from server_fixtures import Client, ServerProcess, legal_moves, running_server  # noqa: E402
+from server_fixtures import Client, ServerProcess, fetch, http_client, legal_moves, running_server  # noqa: E402
 
 pytest_plugins = ["server_fixtures"]
 
@@ -61,7 +61,7 @@ def test_numbers_beyond_the_database_columns_are_refused(server: ServerProcess) 
 def post_json(server: ServerProcess, path: str, body: Any) -> httpx.Response:
     """POST ``body`` as ASCII JSON (a lone surrogate escaped, as a careless client sends it)."""
     headers = {"content-type": "application/json"}
-    return httpx.post(f"{server.url}{path}", content=json.dumps(body), headers=headers)
+    return fetch("POST", f"{server.url}{path}", content=json.dumps(body), headers=headers)
 
 
 BAD_NAMES = ["a\x00b", "Ann\nBob", "tab\there", "a\u2028b", "\x1f", "lone \ud800"]
@@ -127,16 +127,18 @@ def test_bodies_of_another_type_or_nested_too_deeply(server: ServerProcess) -> N
         {},
         {"content-type": "application/x-www-form-urlencoded"},
     ):
-        r = httpx.post(url, content=body, headers=headers)
+        r = fetch("POST", url, content=body, headers=headers)
         assert r.status_code == 415 and code_of(r) == "unsupported_media_type", r.text
         assert "Content-Type: application/json" in r.json()["error"]["message"]
-    r = httpx.post(url, content=body, headers={"content-type": "application/json; charset=utf-8"})
+    r = fetch(
+        "POST", url, content=body, headers={"content-type": "application/json; charset=utf-8"}
+    )
     assert r.status_code == 201, r.text
     deep = "[" * 5000 + "]" * 5000
-    r = httpx.post(url, content=deep, headers={"content-type": "application/json"})
+    r = fetch("POST", url, content=deep, headers={"content-type": "application/json"})
     assert r.status_code == 400 and code_of(r) == "bad_json", r.text
     deep_object = '{"mode": ' + '{"a": ' * 3000 + "1" + "}" * 3000 + "}"
-    r = httpx.post(url, content=deep_object, headers={"content-type": "application/json"})
+    r = fetch("POST", url, content=deep_object, headers={"content-type": "application/json"})
     assert r.status_code == 400 and code_of(r) == "bad_json", r.text
 
 
@@ -325,7 +327,7 @@ def test_waiting_games_nobody_joins_expire(guarded: ServerProcess) -> None:
 def test_costly_reads_are_rate_limited(guarded: ServerProcess) -> None:
     # Last in the module: it spends the address's read budget.
     created = guarded.create(mode="ai", level=1)
-    with httpx.Client(base_url=guarded.url, timeout=15) as http:
+    with http_client(base_url=guarded.url, timeout=15) as http:
         codes = [
             http.get(f"/api/games/{created['game_id']}/replay").status_code for _ in range(120)
         ]

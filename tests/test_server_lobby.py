@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 pytest.register_assert_rewrite("server_fixtures")
@@ -31,6 +30,7 @@ from server_fixtures import (  # noqa: E402
     RedisPrefix,
     ServerProcess,
     cluster,
+    fetch,
     legal_moves,
     receive_until,
     running_server,
@@ -410,7 +410,8 @@ def test_bad_messages_get_errors_and_the_connection_stays(server: ServerProcess)
 def sign_up(server: ServerProcess, prefix: str) -> tuple[str, dict[str, Any]]:
     """A new account: its session cookie and the Account answer."""
     name = f"{prefix}{uuid.uuid4().hex[:8]}"
-    r = httpx.post(
+    r = fetch(
+        "POST",
         f"{server.url}/api/account/signup",
         json={"name": name, "password": "correct horse battery"},
         timeout=WAIT,
@@ -456,7 +457,8 @@ def test_rated_seeks_between_accounts_bind_the_seats(server: ServerProcess) -> N
     names = {s["seat"]: s["name"] for s in game["seats"]}
     assert names == {to_ann["seat"]: ann["name"], to_bob["seat"]: bob["name"]}
     # The account plays its seat without the token too: its games list has it.
-    r = httpx.get(
+    r = fetch(
+        "GET",
         f"{server.url}/api/account/games",
         params={"status": "active"},
         cookies={"pw_session": ann_cookie},

@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 pytest.register_assert_rewrite("server_fixtures")
@@ -30,6 +29,7 @@ from server_fixtures import (  # noqa: E402
     RedisPrefix,
     ServerProcess,
     cluster,
+    fetch,
     running_server,
 )
 from test_server_lobby import Lobby  # noqa: E402
@@ -48,7 +48,8 @@ def server(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[S
 
 def sign_up(server: ServerProcess) -> tuple[str, str]:
     """A new account: its session cookie and id."""
-    r = httpx.post(
+    r = fetch(
+        "POST",
         f"{server.url}/api/account/signup",
         json={"name": f"B{secrets.token_hex(5)}", "password": "correct horse battery"},
         headers={"x-forwarded-for": f"10.39.{secrets.randbelow(256)}.{secrets.randbelow(256)}"},

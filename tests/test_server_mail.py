@@ -47,6 +47,8 @@ from server_fixtures import (  # noqa: E402
     RedisPrefix,
     ServerProcess,
     cluster,
+    fetch,
+    http_client,
     running_server,
 )
 
@@ -106,7 +108,7 @@ class Addressee(Account):
         assert r.status_code == 200, r.text
         mail = mailbox.wait(self.address, lambda m: "/mail/confirm" in body(m))
         found = urlsplit(link(mail, "/mail/confirm"))  # (its host may be a --public-url's)
-        page = httpx.get(f"{self.server.url}{found.path}?{found.query}", timeout=WAIT)
+        page = fetch("GET", f"{self.server.url}{found.path}?{found.query}", timeout=WAIT)
         assert page.status_code == 200, page.text
         assert self.settings()["confirmed"] is True
         return self
@@ -182,12 +184,12 @@ def test_an_address_is_confirmed_by_the_link_of_its_mail(
     assert mail["List-Unsubscribe"] == f"<{stop}>"
     assert mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
 
-    page = httpx.get(confirm, timeout=WAIT)  # in the mail's language, as its link says
+    page = fetch("GET", confirm, timeout=WAIT)  # in the mail's language, as its link says
     german = translator("de")
     assert page.status_code == 200 and 'lang="de"' in page.text
     assert html.escape(german.gettext("Address confirmed")) in page.text
     assert ann.settings()["confirmed"] is True
-    again = httpx.get(confirm.replace("lang=de", "lang=en"), timeout=WAIT)  # used: says so
+    again = fetch("GET", confirm.replace("lang=de", "lang=en"), timeout=WAIT)  # used: says so
     assert again.status_code == 400 and "used already" in again.text
     # The same address again changes nothing and sends nothing.
     assert ann.http.put("/api/account/mail", json={"address": ann.address}).json()["confirmed"]
@@ -255,10 +257,11 @@ def test_the_stop_link_stops_all_mail(server: ServerProcess, mailbox: Mailbox) -
     to_eve = mailbox.wait(eve.address, lambda m: "Your turn" in str(m["subject"]))
     to_fay = mailbox.wait(fay.address, lambda m: "Your turn" in str(m["subject"]))
 
-    page = httpx.get(link(to_eve, "/mail/stop"), timeout=WAIT)  # the link in the text
+    page = fetch("GET", link(to_eve, "/mail/stop"), timeout=WAIT)  # the link in the text
     assert page.status_code == 200 and "No more mail will go to this address" in page.text
     one_click = to_fay["List-Unsubscribe"].strip("<>")  # what a mail program posts
-    r = httpx.post(
+    r = fetch(
+        "POST",
         one_click,
         content=b"List-Unsubscribe=One-Click",
         headers={"content-type": "application/x-www-form-urlencoded"},
@@ -279,7 +282,7 @@ def test_the_stop_link_stops_all_mail(server: ServerProcess, mailbox: Mailbox) -
     rounds()
     assert {a.address: len(mailbox.to(a.address)) for a in (eve, fay)} == before
 
-    bad = httpx.get(f"{server.url}/mail/stop", params={"token": "12.nope"}, timeout=WAIT)
+    bad = fetch("GET", f"{server.url}/mail/stop", params={"token": "12.nope"}, timeout=WAIT)
     assert bad.status_code == 400 and "does not work" in bad.text
     # Setting the address again asks for a new confirmation; then mail goes again.
     assert eve.set_address().json() == {**eve.settings(), "confirmed": False, "stopped": False}
@@ -302,7 +305,7 @@ def test_an_unconfirmed_address_gets_only_the_confirmation(
 
 
 def test_a_guest_cannot_give_an_address(server: ServerProcess) -> None:
-    guest = httpx.Client(base_url=server.url, timeout=WAIT)
+    guest = http_client(base_url=server.url, timeout=WAIT)
     for r in (
         guest.get("/api/account/mail"),
         guest.put("/api/account/mail", json={"address": "guest@example.org"}),
@@ -345,9 +348,9 @@ def test_bad_addresses_and_links_are_told_clearly(server: ServerProcess, mailbox
     assert r.status_code == 404 and "no mail address" in r.json()["error"]["message"]
     assert ivy.settings()["address"] is None
     for token in ("", "x", "y" * 500, secrets.token_urlsafe(32)):
-        page = httpx.get(f"{server.url}/mail/confirm", params={"token": token}, timeout=WAIT)
+        page = fetch("GET", f"{server.url}/mail/confirm", params={"token": token}, timeout=WAIT)
         assert page.status_code == 400 and "does not work" in page.text, token
-    page = httpx.get(f"{server.url}/mail/confirm", params={"token": "z", "lang": "fa"})
+    page = fetch("GET", f"{server.url}/mail/confirm", params={"token": "z", "lang": "fa"})
     assert 'lang="fa" dir="rtl"' in page.text
 
 

@@ -13,7 +13,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 pytest.register_assert_rewrite("server_fixtures")
@@ -36,6 +35,7 @@ from server_fixtures import (  # noqa: E402
     cluster,
     database_url,
     eventually,
+    fetch,
     running_server,
 )
 
@@ -252,9 +252,9 @@ def test_marking_read_and_paging(server: ServerProcess) -> None:
 
 
 def test_guests_and_bad_requests_are_refused_in_words(server: ServerProcess) -> None:
-    r = httpx.get(f"{server.url}/api/notifications", timeout=WAIT)
+    r = fetch("GET", f"{server.url}/api/notifications", timeout=WAIT)
     assert r.status_code == 401 and r.json()["error"]["code"] == "not_signed_in"
-    r = httpx.post(f"{server.url}/api/notifications/read", json={"all": True}, timeout=WAIT)
+    r = fetch("POST", f"{server.url}/api/notifications/read", json={"all": True}, timeout=WAIT)
     assert r.status_code in (401, 403), r.text
     ann = Reader(server)
     refused = {

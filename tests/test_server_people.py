@@ -9,7 +9,6 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 
 pytest.register_assert_rewrite("server_fixtures")
@@ -27,6 +26,7 @@ from server_fixtures import (  # noqa: E402
     ServerProcess,
     cluster,
     eventually,
+    fetch,
     running_server,
 )
 
@@ -41,7 +41,7 @@ def server(backend: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[S
 
 
 def online_names(server: ServerProcess) -> set[str]:
-    r = httpx.get(f"{server.url}/api/people/online", params={"limit": 100}, timeout=WAIT)
+    r = fetch("GET", f"{server.url}/api/people/online", params={"limit": 100}, timeout=WAIT)
     assert r.status_code == 200, r.text
     return {p["name"] for p in r.json()["players"]}
 
@@ -115,9 +115,9 @@ def test_bad_requests_are_refused_in_words(server: ServerProcess) -> None:
     assert r.status_code == 422 and "your own account" in r.json()["error"]["message"]
     r = ann.http.put("/api/players/nobody-here/block")
     assert r.status_code == 404 and "nobody-here" in r.json()["error"]["message"]
-    r = httpx.get(f"{server.url}/api/me/following", timeout=WAIT)
+    r = fetch("GET", f"{server.url}/api/me/following", timeout=WAIT)
     assert r.status_code == 401 and r.json()["error"]["code"] == "not_signed_in"
-    r = httpx.get(f"{server.url}/api/people/online", params={"limit": 1000}, timeout=WAIT)
+    r = fetch("GET", f"{server.url}/api/people/online", params={"limit": 1000}, timeout=WAIT)
     assert r.status_code == 422
 
 

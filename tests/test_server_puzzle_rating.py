@@ -27,7 +27,7 @@ from patchwork.server.ratings.glicko2 import Rating  # noqa: E402
 from patchwork.server.storage.migrate import upgrade  # noqa: E402
 from patchwork.server.storage.models import users  # noqa: E402
 from patchwork.server.storage.store import make_engine  # noqa: E402
-from server_fixtures import SHARED_ARGS, ServerProcess, running_server  # noqa: E402
+from server_fixtures import SHARED_ARGS, ServerProcess, http_client, running_server  # noqa: E402
 from test_server_ratings import Player  # noqa: E402
 
 pytest_plugins = ["server_fixtures"]
@@ -100,7 +100,7 @@ def test_the_first_answer_counts_and_only_it(player: Player) -> None:
     assert won["rating"] == round(two.rating, 2) > lost["rating"]
     assert won["rating_change"] == pytest.approx(two.rating - one.rating, abs=0.01)
     # A change made with the cookie but without its CSRF token is refused: nothing counted.
-    bare = httpx.Client(base_url=player.http.base_url, cookies=player.http.cookies)
+    bare = http_client(base_url=player.http.base_url, cookies=player.http.cookies)
     r = bare.post(f"/api/puzzles/{c.id}/answer", json={"move": c.answers[0]})
     assert r.status_code == 403 and r.json()["error"]["code"] == "csrf_failed"
     bare.close()
@@ -121,7 +121,7 @@ def test_the_first_answer_counts_and_only_it(player: Player) -> None:
 
 def test_a_guest_gets_no_rating(server: ServerProcess) -> None:
     p = of_difficulty(2)[0]
-    with httpx.Client(base_url=server.url) as guest:
+    with http_client(base_url=server.url) as guest:
         verdict = answer(guest, p, right=True)
         assert verdict["rating"] is None and verdict["rating_change"] is None
         r = guest.get("/api/puzzles/rating")

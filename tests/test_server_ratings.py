@@ -44,6 +44,7 @@ from server_fixtures import (  # noqa: E402
     WAIT,
     Client,
     ServerProcess,
+    http_client,
     running_server,
 )
 from test_server import play_against_ai, play_between  # noqa: E402
@@ -68,7 +69,7 @@ class Player:
 
     def __init__(self, server: ServerProcess, name: str | None = None) -> None:
         n = next(_addresses)
-        self.http = httpx.Client(
+        self.http = http_client(
             base_url=server.url,
             timeout=WAIT,
             headers={"x-forwarded-for": f"10.9.{n // 256 % 256}.{n % 256}"},

@@ -27,6 +27,7 @@ from server_fixtures import (  # noqa: E402
     ServerProcess,
     cluster,
     eventually,
+    fetch,
     running_server,
 )
 
@@ -284,9 +285,9 @@ def test_joining_and_withdrawing_before_the_start(
     # Unknown events, guests.
     refused(bob.http.post("/api/tournaments/nope/join"), 404, "tournament_not_found")
     refused(bob.http.get("/api/tournaments/nope"), 404, "tournament_not_found")
-    guest = httpx.post(f"{server.url}/api/tournaments/{tid}/join", timeout=10)
+    guest = fetch("POST", f"{server.url}/api/tournaments/{tid}/join", timeout=10)
     assert guest.status_code == 401, guest.text
-    assert httpx.get(f"{server.url}/api/tournaments/{tid}", timeout=10).status_code == 200
+    assert fetch("GET", f"{server.url}/api/tournaments/{tid}", timeout=10).status_code == 200
 
 
 def test_bad_terms_and_too_many_events_are_refused(
@@ -314,8 +315,10 @@ def test_bad_terms_and_too_many_events_are_refused(
     refused(post(minutes=30), 422, "invalid_request", "rounds")
     refused(post(kind="arena", rounds=None, minutes=0), 422, "invalid_request", "minutes")
     refused(post(entry="friends"), 422, "invalid_request", "entry")
-    guest = httpx.post(
-        f"{server.url}/api/tournaments", json={"name": "x", "rounds": 1, "starts_at": now + 60}
+    guest = fetch(
+        "POST",
+        f"{server.url}/api/tournaments",
+        json={"name": "x", "rounds": 1, "starts_at": now + 60},
     )
     assert guest.status_code == 401, guest.text
     for _ in range(3):

@@ -10,7 +10,6 @@ import random
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from fastapi.testclient import TestClient
 
@@ -22,7 +21,7 @@ from patchwork.server.http.app import create_app  # noqa: E402
 from patchwork.tutorial import LESSONS, Progress, attempt, begin, replay  # noqa: E402
 from patchwork.tutorial.course import OPPONENT_LEVEL, meets  # noqa: E402
 from patchwork.tutorial.lessons import COUNTING  # noqa: E402
-from server_fixtures import ServerProcess  # noqa: E402
+from server_fixtures import ServerProcess, fetch  # noqa: E402
 
 pytest_plugins = ["server_fixtures"]
 
@@ -48,7 +47,8 @@ def finished(seed: int) -> dict[str, Any]:
 
 
 def post(server: ServerProcess, path: str, body: Any, lang: str = "en") -> dict[str, Any]:
-    r = httpx.post(
+    r = fetch(
+        "POST",
         f"{server.url}/api/tutorial/{path}",
         json=body,
         headers={"accept-language": lang},

@@ -15,7 +15,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -31,7 +30,7 @@ from playwright.sync_api import (  # noqa: E402
 )
 
 import patchwork as pw  # noqa: E402
-from server_fixtures import ServerProcess, legal_moves  # noqa: E402
+from server_fixtures import ServerProcess, fetch, legal_moves  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -245,7 +244,7 @@ def game_id(page: Page) -> str:
 
 
 def view(server: ServerProcess, gid: str) -> dict[str, Any]:
-    r = httpx.get(f"{server.url}/api/games/{gid}", timeout=10)
+    r = fetch("GET", f"{server.url}/api/games/{gid}", timeout=10)
     assert r.status_code == 200, r.text
     data: dict[str, Any] = r.json()
     return data

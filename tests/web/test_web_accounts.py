@@ -16,7 +16,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
@@ -33,7 +32,7 @@ from conftest import (
 )
 from patchwork.server.ratings import glicko2
 from patchwork.server.ratings.rating import PROVISIONAL_RD, ai_rating
-from server_fixtures import ServerProcess, legal_moves
+from server_fixtures import ServerProcess, fetch, legal_moves
 
 PASSWORD = "quilted-squares-9"
 
@@ -74,7 +73,7 @@ def sign_up(page: Page, server: ServerProcess, name: str) -> None:
 
 
 def api_token(server: ServerProcess, name: str) -> str:
-    r = httpx.post(f"{server.url}/api/account/tokens", json={"name": name, "password": PASSWORD})
+    r = fetch("POST", f"{server.url}/api/account/tokens", json={"name": name, "password": PASSWORD})
     assert r.status_code == 201, r.text
     token: str = r.json()["token"]
     assert token.startswith("pwa_")
@@ -90,7 +89,8 @@ def play_over_http(server: ServerProcess, gid: str, tokens: dict[int, str]) -> d
             return g
         legal = legal_moves(g)
         move = "A" if "A" in legal else legal[0]
-        r = httpx.post(
+        r = fetch(
+            "POST",
             f"{server.url}/api/games/{gid}/moves",
             json={"move": move, "version": g["version"]},
             headers={"authorization": f"Bearer {tokens[g['to_move']]}"},
@@ -149,7 +149,7 @@ def test_sign_up_sign_out_and_sign_in(browser: Browser, server: ServerProcess) -
         shot(page, "accounts-menu", full_page=False)
         page.click("#sign-out")
         expect(page.locator("#head-signin")).to_be_visible()
-        assert httpx.get(f"{server.url}/api/account/me").status_code == 401
+        assert fetch("GET", f"{server.url}/api/account/me").status_code == 401
         assert not ctx.cookies() or all(c["name"] != "pw_session" for c in ctx.cookies())
         # A wrong password: said next to the password field, nobody signed in.
         page.click("#head-signin")

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
-import httpx
 from playwright.sync_api import Browser, Page, WebSocket, expect
 
 import patchwork as pw
@@ -21,7 +20,7 @@ from conftest import (
     placements,
     shot,
 )
-from server_fixtures import ServerProcess, legal_moves
+from server_fixtures import ServerProcess, fetch, legal_moves
 
 
 def board_moves(page: Page) -> list[str]:
@@ -31,8 +30,11 @@ def board_moves(page: Page) -> list[str]:
 
 
 def server_board(server: ServerProcess, start: str, moves: list[str]) -> dict[str, Any]:
-    r = httpx.post(
-        f"{server.url}/api/analysis/board", json={"position": start, "moves": moves}, timeout=10
+    r = fetch(
+        "POST",
+        f"{server.url}/api/analysis/board",
+        json={"position": start, "moves": moves},
+        timeout=10,
     )
     assert r.status_code == 200, r.text
     data: dict[str, Any] = r.json()

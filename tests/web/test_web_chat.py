@@ -13,7 +13,6 @@ import secrets
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
@@ -25,7 +24,7 @@ from conftest import (
     shot,
     watch_errors,
 )
-from server_fixtures import WAIT, ServerProcess
+from server_fixtures import WAIT, ServerProcess, fetch
 
 
 @pytest.fixture(scope="module")
@@ -106,7 +105,7 @@ def lines(page: Page) -> Any:
 
 
 def catalog(server: ServerProcess, lang: str) -> dict[str, str]:
-    r = httpx.get(f"{server.url}/api/i18n/{lang}", timeout=WAIT)
+    r = fetch("GET", f"{server.url}/api/i18n/{lang}", timeout=WAIT)
     assert r.status_code == 200
     messages: dict[str, str] = r.json()["messages"]
     return messages

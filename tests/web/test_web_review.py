@@ -7,11 +7,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import httpx
 from playwright.sync_api import Browser, Page, expect
 
 from conftest import TIMEOUT_MS, finished_game, shot, view, watch_errors
-from server_fixtures import ServerProcess
+from server_fixtures import ServerProcess, fetch
 
 CLASS_NAMES = {"Best move", "Good move", "Inaccuracy", "Mistake", "Blunder"}
 
@@ -44,7 +43,7 @@ def test_review_from_the_end_screen_chart_and_moves(page: Page, web_server: Serv
     page.click("#review-link")  # "Review this game"
     expect(page.locator("#review-progress")).to_be_attached()
     expect(page.locator("#review[data-ready='1']")).to_be_visible(timeout=60_000)
-    review = httpx.get(f"{web_server.url}/api/games/{gid}/review", timeout=10).json()["review"]
+    review = fetch("GET", f"{web_server.url}/api/games/{gid}/review", timeout=10).json()["review"]
     assert review["stored"] and len(review["plies"]) == plies
     # One point a position, the start included; each move's class in the list, in words.
     expect(page.locator("#review-chart .point")).to_have_count(plies + 1)
@@ -147,7 +146,7 @@ def test_review_on_a_phone_from_the_replay(browser: Browser, web_server: ServerP
 
 
 def view_review(server: ServerProcess, gid: str) -> dict[str, Any]:
-    r = httpx.get(f"{server.url}/api/games/{gid}/review", timeout=10)
+    r = fetch("GET", f"{server.url}/api/games/{gid}/review", timeout=10)
     assert r.status_code == 200 and r.json()["state"] == "done", r.text
     data: dict[str, Any] = r.json()["review"]
     return data

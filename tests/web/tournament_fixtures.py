@@ -13,10 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 from conftest import SERVER_ARGS
-from server_fixtures import TRUST_FORWARDED, Account, ServerProcess, legal_moves
+from server_fixtures import TRUST_FORWARDED, Account, ServerProcess, fetch, legal_moves
 
 
 @contextlib.contextmanager
@@ -41,7 +39,7 @@ def tournament_server(folder: Path, no_show: int) -> Iterator[ServerProcess]:
 
 
 def event(server: ServerProcess, tournament_id: str) -> dict[str, Any]:
-    r = httpx.get(f"{server.url}/api/tournaments/{tournament_id}", timeout=10)
+    r = fetch("GET", f"{server.url}/api/tournaments/{tournament_id}", timeout=10)
     assert r.status_code == 200, r.text
     found: dict[str, Any] = r.json()
     return found
