@@ -89,6 +89,9 @@ def test_a_stopped_or_killed_server_leaves_no_process(tmp_path: Path) -> None:
         assert any("forkserver" in cmd for cmd in tree.values()), tree
         server.stop()  # SIGTERM: the server shuts its AI pool down
         _assert_all_end(tree)
+        # ...and releases what the pool shared with it (else the resource tracker warns of
+        # "leaked semaphore objects" on the way out).
+        assert "leaked" not in server.log(), server.log()
 
         server.start()
         gid, token, game = _top_level_game(server)

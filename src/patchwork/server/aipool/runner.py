@@ -189,8 +189,12 @@ class AIRunner:
         with self._lock:
             self._closed = True
             pool, self._pool = self._pool, None
+            inbox, self._inbox = self._inbox, None
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
+        if inbox is not None:
+            inbox.close()
+            inbox.join_thread()
 
 
 def _ignore_failure(future: asyncio.Future[Any]) -> None:
