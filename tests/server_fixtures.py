@@ -108,6 +108,7 @@ class ServerProcess:
         self.proc: subprocess.Popen[bytes] | None = None
         self.log_path = workdir / f"server-{self.port}.log"
         self.starts = 0
+        self.env: dict[str, str] = {}  # set in the process's environment besides the suite's
 
     @property
     def url(self) -> str:
@@ -141,7 +142,7 @@ class ServerProcess:
         log = self.log_path.open("ab")
         log.write(f"\n=== start {self.starts}: {' '.join(cmd)}\n".encode())
         log.flush()
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
         self.proc = subprocess.Popen(
             cmd, stdout=log, stderr=subprocess.STDOUT, cwd=self.workdir, env=env
         )

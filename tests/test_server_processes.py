@@ -4,8 +4,11 @@ workers, their searchers' own pools, the forkserver and the resource trackers en
 from __future__ import annotations
 
 import os
+import shutil
 import signal
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,6 +19,15 @@ import processes  # noqa: E402
 from server_fixtures import ServerProcess, eventually, legal_moves  # noqa: E402
 
 pytest_plugins = ["server_fixtures"]
+
+
+@pytest.fixture
+def server_tmp() -> Iterator[Path]:
+    """A temporary folder for a server, in the system's /tmp (a socket's path in the test's
+    own folder would pass the 107 bytes AF_UNIX allows), removed afterwards."""
+    folder = Path(tempfile.mkdtemp(prefix="pwsrv-", dir="/tmp"))
+    yield folder
+    shutil.rmtree(folder)
 
 
 def _tree(server: ServerProcess) -> dict[int, str]:
@@ -74,11 +86,12 @@ def test_the_ai_processes_start_with_the_server_or_when_first_needed(tmp_path: P
         server.stop()
 
 
-def test_a_stopped_or_killed_server_leaves_no_process(tmp_path: Path) -> None:
+def test_a_stopped_or_killed_server_leaves_no_process(tmp_path: Path, server_tmp: Path) -> None:
     # (AI processes started with the server, as before --ai-on-demand: what this test checks.)
     server = ServerProcess(
         f"sqlite:///{tmp_path / 'games.db'}", tmp_path, "--ai-workers", "1", ai_on_demand=False
     )
+    server.env["TMPDIR"] = str(server_tmp)  # nothing may stay there
     server.start()
     try:
         gid, token, game = _top_level_game(server)
@@ -89,9 +102,12 @@ def test_a_stopped_or_killed_server_leaves_no_process(tmp_path: Path) -> None:
         assert any("forkserver" in cmd for cmd in tree.values()), tree
         server.stop()  # SIGTERM: the server shuts its AI pool down
         _assert_all_end(tree)
-        # ...and releases what the pool shared with it (else the resource tracker warns of
-        # "leaked semaphore objects" on the way out).
+        # ...releases what the pool shared with it (else the resource tracker warns of
+        # "leaked semaphore objects" on the way out), removes the pool's folder of the
+        # temporary folder, and ends as a stop asked for.
         assert "leaked" not in server.log(), server.log()
+        assert not list(server_tmp.iterdir())
+        assert server.proc is not None and server.proc.returncode == 0, server.log()
 
         server.start()
         gid, token, game = _top_level_game(server)
@@ -112,3 +128,23 @@ def test_a_stopped_or_killed_server_leaves_no_process(tmp_path: Path) -> None:
         _assert_all_end(tree)
     finally:
         server.stop()
+
+
+def test_ctrl_c_stops_the_server_quietly(tmp_path: Path, server_tmp: Path) -> None:
+    server = ServerProcess(
+        f"sqlite:///{tmp_path / 'games.db'}", tmp_path, "--ai-workers", "1", ai_on_demand=False
+    )
+    server.env["TMPDIR"] = str(server_tmp)
+    server.start()
+    assert server.proc is not None
+    # Ctrl-C once the AI worker is up (forked by the forkserver, whose socket is in a folder
+    # of the temporary folder).
+    tree = eventually(
+        lambda: (t := _tree(server)) and sum("forkserver" in c for c in t.values()) >= 2 and t,
+        150,
+    )
+    server.proc.send_signal(signal.SIGINT)
+    assert server.proc.wait(15) == 0, server.log()
+    _assert_all_end(tree)
+    assert "Traceback" not in server.log() and "leaked" not in server.log(), server.log()
+    assert not list(server_tmp.iterdir())

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import logging
+import signal
 import sys
 from collections.abc import Callable
 from typing import TypeVar
@@ -416,7 +418,18 @@ def main(argv: list[str] | None = None) -> int:
     # of a second; see benchmarks/server_load.py).
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
-    server.run()
+    # uvicorn stops gracefully on Ctrl-C or SIGTERM, then raises the signal again for the
+    # handler it found: Python's for SIGINT raises KeyboardInterrupt, and SIGTERM's default
+    # would end the process before the interpreter's exit handlers (they remove the AI
+    # workers' folder in the system's temporary folder). Both stops end here, quietly.
+    signal.signal(signal.SIGTERM, _stop)
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run()
     # uvicorn reports a failed start (a port in use, a database it cannot reach) by not
     # having started; an ordinary stop (Ctrl-C, SIGTERM) is success.
     return 0 if server.started else 1
+
+
+def _stop(signum: int, frame: object) -> None:
+    """SIGTERM, once uvicorn has shut down: stop as Ctrl-C does."""
+    raise KeyboardInterrupt
