@@ -136,15 +136,18 @@ def test_ctrl_c_stops_the_server_quietly(tmp_path: Path, server_tmp: Path) -> No
     )
     server.env["TMPDIR"] = str(server_tmp)
     server.start()
-    assert server.proc is not None
-    # Ctrl-C once the AI worker is up (forked by the forkserver, whose socket is in a folder
-    # of the temporary folder).
-    tree = eventually(
-        lambda: (t := _tree(server)) and sum("forkserver" in c for c in t.values()) >= 2 and t,
-        150,
-    )
-    server.proc.send_signal(signal.SIGINT)
-    assert server.proc.wait(15) == 0, server.log()
-    _assert_all_end(tree)
-    assert "Traceback" not in server.log() and "leaked" not in server.log(), server.log()
-    assert not list(server_tmp.iterdir())
+    try:
+        assert server.proc is not None
+        # Ctrl-C once the AI worker is up (forked by the forkserver, whose socket is in a
+        # folder of the temporary folder).
+        tree = eventually(
+            lambda: (t := _tree(server)) and sum("forkserver" in c for c in t.values()) >= 2 and t,
+            150,
+        )
+        server.proc.send_signal(signal.SIGINT)
+        assert server.proc.wait(15) == 0, server.log()
+        _assert_all_end(tree)
+        assert "Traceback" not in server.log() and "leaked" not in server.log(), server.log()
+        assert not list(server_tmp.iterdir())
+    finally:
+        server.stop()
