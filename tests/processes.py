@@ -4,9 +4,13 @@ were left behind by a parent that is gone. Used to check that no test leaves any
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -113,3 +117,15 @@ def ctrl_c_live() -> None:
     the background of a shell without job control ignores it), as a terminal's program
     starts with Ctrl-C live."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@contextmanager
+def socket_folder(prefix: str) -> Iterator[Path]:
+    """A temporary folder for processes that make sockets in theirs, in the system's /tmp (a
+    socket's path under a checkout's output folder can pass the 107 bytes AF_UNIX allows, and
+    CI's checkout path is long); removed afterwards, whatever was left in it."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

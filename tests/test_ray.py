@@ -12,12 +12,10 @@ import os
 import pty
 import re
 import select
-import shutil
 import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -59,12 +57,10 @@ def cluster() -> Iterator[str]:
     """A local Ray of two CPUs for the module; yields its address."""
     import ray  # here, not at collection: the other test modules run without it loaded
 
-    # In the system's /tmp, not the checkout's output folder: Ray's socket paths (this folder,
-    # then 60-odd characters of its own) must fit 107 bytes, and a CI checkout's path is long.
-    # The fixture removes it.
-    temp = tempfile.mkdtemp(prefix="pwray-", dir="/tmp")
+    # Ray's socket paths are this folder and 60-odd characters of its own.
     environment = dict(os.environ)  # ray.init sets variables of its own (PYTHONBREAKPOINT)
-    with pytest.MonkeyPatch.context() as env:
+    with processes.socket_folder("pwray-") as folder, pytest.MonkeyPatch.context() as env:
+        temp = str(folder)
         # A Ray of this machine for a test: no token written to the home folder.
         env.setenv("RAY_AUTH_MODE", "disabled")
         env.setenv("RAY_USAGE_STATS_ENABLED", "0")
@@ -86,7 +82,6 @@ def cluster() -> Iterator[str]:
             while _ray_processes(temp) and time.monotonic() < deadline:
                 time.sleep(0.2)
             left = _ray_processes(temp)
-            shutil.rmtree(temp, ignore_errors=True)
             assert not left, f"Ray processes left behind: {left}"
 
 

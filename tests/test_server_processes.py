@@ -4,9 +4,7 @@ workers, their searchers' own pools, the forkserver and the resource trackers en
 from __future__ import annotations
 
 import os
-import shutil
 import signal
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,11 +21,9 @@ pytest_plugins = ["server_fixtures"]
 
 @pytest.fixture
 def server_tmp() -> Iterator[Path]:
-    """A temporary folder for a server, in the system's /tmp (a socket's path in the test's
-    own folder would pass the 107 bytes AF_UNIX allows), removed afterwards."""
-    folder = Path(tempfile.mkdtemp(prefix="pwsrv-", dir="/tmp"))
-    yield folder
-    shutil.rmtree(folder)
+    """A temporary folder for a server (its AI workers' forkserver makes a socket there)."""
+    with processes.socket_folder("pwsrv-") as folder:
+        yield folder
 
 
 def _tree(server: ServerProcess) -> dict[int, str]:
