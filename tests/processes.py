@@ -1,5 +1,6 @@
 """The processes of this checkout, read from /proc (Linux): who descends from whom, and which
-were left behind by a parent that is gone. Used to check that no test leaves any running."""
+were left behind by a parent that is gone. Used to check that no test leaves any running; and
+a short-pathed folder for the sockets of the processes a test starts."""
 
 from __future__ import annotations
 
