@@ -1,6 +1,7 @@
 """A dropped connection: the server is killed (SIGKILL) under a game in progress and started
 again; the page says it lost the connection, reconnects by itself, catches up with a move it
-missed and plays on."""
+missed and plays on. And a page that falls behind (its tab busy while many moves are made)
+catches up at once, drawing the newest position rather than each move in turn."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from conftest import advance, running_server, start_game, view, wait_version_above, watch_errors
-from server_fixtures import ServerProcess
+from server_fixtures import ServerProcess, legal_moves
 
 
 @pytest.fixture
@@ -54,6 +55,66 @@ def test_the_page_reconnects_and_catches_up(browser: Browser, own_server: Server
         advance(page)
         wait_version_above(page, g["version"])
         assert [h["move"] for h in view(own_server, gid)["history"]] == ["A", "A", "A"]
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+# From its next task on, holds the page's only thread (as a long task or a starved tab does)
+# until the server's game reaches a version, asking with synchronous requests, which let no
+# other task run: the moves' messages wait in the socket meanwhile.
+BUSY_UNTIL = """([url, version]) => setTimeout(() => {
+  const until = performance.now() + 60000;
+  while (performance.now() < until) {
+    const r = new XMLHttpRequest();
+    r.open("GET", url, false);
+    r.send();
+    if (JSON.parse(r.responseText).version >= version) return;
+  }
+}, 0)"""
+
+# Counts the page's drawings of the game: each sets the version shown on <main>.
+COUNT_DRAWINGS = """() => {
+  const main = document.querySelector("main");
+  window.drawings = [];
+  new MutationObserver(() => window.drawings.push(main.dataset.version))
+    .observe(main, { attributes: true, attributeFilter: ["data-version"] });
+}"""
+
+
+def test_a_page_that_fell_behind_draws_the_newest_position_once(
+    browser: Browser, own_server: ServerProcess
+) -> None:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = ctx.new_page()
+        errors = watch_errors(page)
+        gid = start_game(page, own_server, "local", name="Ann")
+        expect(page.locator("#connection")).to_have_attribute("data-status", "online")
+        seat = json.loads(page.evaluate(f"localStorage.getItem('patchwork.seat.{gid}')") or "null")
+        g = view(own_server, gid)
+        moves = 30
+        page.evaluate(COUNT_DRAWINGS)
+        # The page is busy from now until the 30th move is stored; they are made over HTTP.
+        page.evaluate(BUSY_UNTIL, [f"/api/games/{gid}", g["version"] + moves])
+        for _ in range(moves):
+            legal = legal_moves(g)
+            move = "A" if "A" in legal else legal[0]
+            r = own_server.post(
+                f"/api/games/{gid}/moves", {"move": move, "version": g["version"]}, seat["token"]
+            )
+            assert r.status_code == 200, r.text
+            g = view(own_server, gid)
+        # Free again, the page shows the game as it is now, the 30 moves listed...
+        expect(page.locator(f"main[data-version='{g['version']}']")).to_be_attached()
+        expect(page.locator("#move-list li")).to_have_count(len(g["history"]))
+        last = g["history"][-1]
+        expect(page.locator("[data-last-move]")).to_have_attribute("data-ply", str(last["ply"]))
+        # ...drawn once, or a few times should a frame fall while it reads the messages: not
+        # once for each of the 30 (as it did, a tenth of a second each on a slow machine).
+        drawings = page.evaluate("window.drawings")
+        assert drawings[-1] == str(g["version"])
+        assert len(drawings) <= 5, drawings
         assert not errors, errors
     finally:
         ctx.close()

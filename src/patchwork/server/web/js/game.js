@@ -11,7 +11,7 @@ import { QuiltView, piecesBySeat } from "./quilt.js";
 import { GameSocket } from "./socket.js";
 import { askBeforeAdvancing, loadPrefs, loadSeat, savePrefs, saveSeat, Store } from "./store.js";
 import { renderTimeBoard, spaceCentre, tokenShape } from "./timeboard.js";
-import { h, announce, botTag, toast, confirmDialog, fatal, errorText, fmtNodes, touchScreen } from "./ui.js";
+import { h, announce, botTag, toast, confirmDialog, fatal, errorText, fmtNodes, touchScreen, nextFrame } from "./ui.js";
 import { seatName } from "./names.js";
 import { svgRoot } from "./svg.js";
 import { onMe } from "./me.js";
@@ -81,6 +81,7 @@ export class GameScreen {
     this.offNext();
     clearInterval(this.tick);
     clearTimeout(this.ratingsTimer);
+    if (this.cancelIncoming) this.cancelIncoming();
     window.removeEventListener("online", this.onOnline);
     if (this.onDocumentClick) document.removeEventListener("click", this.onDocumentClick);
     this.placement.destroy();
@@ -191,10 +192,12 @@ export class GameScreen {
         this.presence = msg;
         this.renderPlayers();
         break;
-      case "rated":
+      case "rated": {
         // A rated game's rating changes, a moment after its end (docs/accounts.md).
-        if (msg.ratings && this.store.game) this.store.set({ ...this.store.game, ratings: msg.ratings });
+        const g = this.latest();
+        if (msg.ratings && g) this.receive({ ...g, ratings: msg.ratings }, []);
         break;
+      }
       case "error":
         if (msg.ref === undefined) toast(errorText(msg), "error");
         break;
@@ -222,18 +225,45 @@ export class GameScreen {
 
   apply(game, events) {
     if (!game) return;
-    const current = this.store.game;
+    const current = this.latest();
     if (current && current.id === game.id && game.version < current.version) return;
-    this.events = events;
-    this.store.set(game);
+    this.receive(game, events);
     for (const e of events) {
       if (e.kind === "rematch" && e.game_id) this.goToRematch(e.game_id);
     }
   }
 
+  // The newest game from the server: the one waiting for the next frame, else the one shown.
+  latest() {
+    return this.incoming ? this.incoming.game : this.store.game;
+  }
+
+  // A game from the server is shown at the next frame, with the events of every message
+  // since: a page that fell behind (a busy or throttled tab, a burst of moves made elsewhere)
+  // draws once, not once a message, and keeps up. A hidden page, which draws no frames, takes
+  // it at once, so that its notices still go out.
+  receive(game, events) {
+    if (this.incoming) {
+      this.incoming.game = game;
+      this.incoming.events.push(...events);
+      return;
+    }
+    this.incoming = { game, events: [...events] };
+    if (document.hidden) this.takeIncoming();
+    else this.cancelIncoming = nextFrame(() => this.takeIncoming());
+  }
+
+  takeIncoming() {
+    const incoming = this.incoming;
+    this.incoming = null;
+    if (!incoming) return;
+    this.events = incoming.events;
+    this.store.set(incoming.game);
+  }
+
   // A move's update: what it changed, over the view this screen holds at its `since`.
   applyUpdate(msg) {
-    const g = this.store.game;
+    const g = this.latest();
     if (g && msg.version <= g.version) return;
     if (!g || g.version !== msg.since) {
       // A version went missing (a move made over HTTP meanwhile): ask for the whole game.
@@ -267,11 +297,12 @@ export class GameScreen {
         this.ratingsTimer = setTimeout(async () => {
           try {
             const fresh = await api.game(this.id);
-            const g = this.store.game;
-            if (g && fresh.ratings && !g.ratings) this.store.set({ ...g, ratings: fresh.ratings });
+            const g = this.latest();
+            if (g && fresh.ratings && !g.ratings) this.receive({ ...g, ratings: fresh.ratings }, []);
             else if (g && !g.ratings) this.watchRatings(g, g);
           } catch {
-            // the socket's next message will do
+            const g = this.latest(); // the server is away a moment: asked again, later
+            if (g && !g.ratings) this.watchRatings(g, g);
           }
         }, 1500 * this.ratingsTries);
       }

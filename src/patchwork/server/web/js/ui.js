@@ -20,6 +20,24 @@ export function h(tag, attrs = {}, children = []) {
   return node;
 }
 
+// Calls `fn` once, at the next frame the page draws, or after `ms` should no frame come (a
+// hidden page draws none). Returns what cancels it.
+export function nextFrame(fn, ms = 250) {
+  let timer = null;
+  const frame = requestAnimationFrame(() => {
+    clearTimeout(timer);
+    fn();
+  });
+  timer = setTimeout(() => {
+    cancelAnimationFrame(frame);
+    fn();
+  }, ms);
+  return () => {
+    cancelAnimationFrame(frame);
+    clearTimeout(timer);
+  };
+}
+
 // A touch screen without a mouse: instructions speak of fingers, not of keys.
 export function touchScreen() {
   return window.matchMedia("(pointer: coarse)").matches && !window.matchMedia("(pointer: fine)").matches;
