@@ -26,6 +26,21 @@ def server_tmp() -> Iterator[Path]:
         yield folder
 
 
+@pytest.fixture
+def ai_server(tmp_path: Path, server_tmp: Path) -> Iterator[ServerProcess]:
+    """A server (not started) whose one AI worker starts with it, as before --ai-on-demand
+    (what these tests check), with ``server_tmp`` as its temporary folder: nothing may stay
+    there. Stopped afterwards, whatever the test did to it."""
+    server = ServerProcess(
+        f"sqlite:///{tmp_path / 'games.db'}", tmp_path, "--ai-workers", "1", ai_on_demand=False
+    )
+    server.env["TMPDIR"] = str(server_tmp)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
 def _tree(server: ServerProcess) -> dict[int, str]:
     assert server.proc is not None
     return {p.pid: p.cmdline for p in processes.descendants(server.proc.pid)}
@@ -82,68 +97,55 @@ def test_the_ai_processes_start_with_the_server_or_when_first_needed(tmp_path: P
         server.stop()
 
 
-def test_a_stopped_or_killed_server_leaves_no_process(tmp_path: Path, server_tmp: Path) -> None:
-    # (AI processes started with the server, as before --ai-on-demand: what this test checks.)
-    server = ServerProcess(
-        f"sqlite:///{tmp_path / 'games.db'}", tmp_path, "--ai-workers", "1", ai_on_demand=False
-    )
-    server.env["TMPDIR"] = str(server_tmp)  # nothing may stay there
+def test_a_stopped_or_killed_server_leaves_no_process(
+    ai_server: ServerProcess, server_tmp: Path
+) -> None:
+    server = ai_server.start()
+    gid, token, game = _top_level_game(server)
+    with server.client(gid, token) as c:
+        assert c.move(legal_moves(game)[0])["type"] == "ack"
+        c.wait_game(lambda g: g["to_move"] == 0 or g["status"] == "finished", timeout=30)
+    tree = _with_search_pool(server)
+    assert any("forkserver" in cmd for cmd in tree.values()), tree
+    server.stop()  # SIGTERM: the server shuts its AI pool down
+    _assert_all_end(tree)
+    # ...releases what the pool shared with it (else the resource tracker warns of
+    # "leaked semaphore objects" on the way out), removes the pool's folder of the
+    # temporary folder, and ends as a stop asked for.
+    assert "leaked" not in server.log(), server.log()
+    assert not list(server_tmp.iterdir())
+    assert server.proc is not None and server.proc.returncode == 0, server.log()
+
     server.start()
-    try:
-        gid, token, game = _top_level_game(server)
-        with server.client(gid, token) as c:
-            assert c.move(legal_moves(game)[0])["type"] == "ack"
-            c.wait_game(lambda g: g["to_move"] == 0 or g["status"] == "finished", timeout=30)
+    gid, token, game = _top_level_game(server)
+    with server.client(gid, token) as c:
+        assert c.move(legal_moves(game)[0])["type"] == "ack"
+        tree = _with_search_pool(server)  # the AI thinks for five seconds
+        # An AI worker terminated (as a broken pool terminates the others) takes its
+        # searcher's pool with it; the server starts a new pool and the AI still moves.
+        procs = processes.snapshot()
+        searchers = [p for p in procs.values() if p.pid in tree and "spawn_main" in p.cmdline]
+        worker = procs[searchers[0].ppid]
+        os.kill(worker.pid, signal.SIGTERM)
+        _assert_all_end({p.pid: p.cmdline for p in [worker, *searchers]})
+        c.wait_game(lambda g: g["to_move"] == 0 or g["status"] == "finished", timeout=60)
+        assert c.move(legal_moves(c.game or {})[0])["type"] == "ack"
         tree = _with_search_pool(server)
-        assert any("forkserver" in cmd for cmd in tree.values()), tree
-        server.stop()  # SIGTERM: the server shuts its AI pool down
-        _assert_all_end(tree)
-        # ...releases what the pool shared with it (else the resource tracker warns of
-        # "leaked semaphore objects" on the way out), removes the pool's folder of the
-        # temporary folder, and ends as a stop asked for.
-        assert "leaked" not in server.log(), server.log()
-        assert not list(server_tmp.iterdir())
-        assert server.proc is not None and server.proc.returncode == 0, server.log()
-
-        server.start()
-        gid, token, game = _top_level_game(server)
-        with server.client(gid, token) as c:
-            assert c.move(legal_moves(game)[0])["type"] == "ack"
-            tree = _with_search_pool(server)  # the AI thinks for five seconds
-            # An AI worker terminated (as a broken pool terminates the others) takes its
-            # searcher's pool with it; the server starts a new pool and the AI still moves.
-            procs = processes.snapshot()
-            searchers = [p for p in procs.values() if p.pid in tree and "spawn_main" in p.cmdline]
-            worker = procs[searchers[0].ppid]
-            os.kill(worker.pid, signal.SIGTERM)
-            _assert_all_end({p.pid: p.cmdline for p in [worker, *searchers]})
-            c.wait_game(lambda g: g["to_move"] == 0 or g["status"] == "finished", timeout=60)
-            assert c.move(legal_moves(c.game or {})[0])["type"] == "ack"
-            tree = _with_search_pool(server)
-            server.kill()  # SIGKILL in the middle of the search: no shutdown code runs
-        _assert_all_end(tree)
-    finally:
-        server.stop()
+        server.kill()  # SIGKILL in the middle of the search: no shutdown code runs
+    _assert_all_end(tree)
 
 
-def test_ctrl_c_stops_the_server_quietly(tmp_path: Path, server_tmp: Path) -> None:
-    server = ServerProcess(
-        f"sqlite:///{tmp_path / 'games.db'}", tmp_path, "--ai-workers", "1", ai_on_demand=False
+def test_ctrl_c_stops_the_server_quietly(ai_server: ServerProcess, server_tmp: Path) -> None:
+    server = ai_server.start()
+    assert server.proc is not None
+    # Ctrl-C once the AI worker is up (forked by the forkserver, whose socket is in a
+    # folder of the temporary folder).
+    tree = eventually(
+        lambda: (t := _tree(server)) and sum("forkserver" in c for c in t.values()) >= 2 and t,
+        150,
     )
-    server.env["TMPDIR"] = str(server_tmp)
-    server.start()
-    try:
-        assert server.proc is not None
-        # Ctrl-C once the AI worker is up (forked by the forkserver, whose socket is in a
-        # folder of the temporary folder).
-        tree = eventually(
-            lambda: (t := _tree(server)) and sum("forkserver" in c for c in t.values()) >= 2 and t,
-            150,
-        )
-        server.proc.send_signal(signal.SIGINT)
-        assert server.proc.wait(15) == 0, server.log()
-        _assert_all_end(tree)
-        assert "Traceback" not in server.log() and "leaked" not in server.log(), server.log()
-        assert not list(server_tmp.iterdir())
-    finally:
-        server.stop()
+    server.proc.send_signal(signal.SIGINT)
+    assert server.proc.wait(15) == 0, server.log()
+    _assert_all_end(tree)
+    assert "Traceback" not in server.log() and "leaked" not in server.log(), server.log()
+    assert not list(server_tmp.iterdir())
