@@ -49,7 +49,9 @@ def next_move(view: dict[str, Any]) -> str:
     return f"S@{'abcdefghi'[i % 9]}{i // 9 + 1}"
 
 
-def one_run(http: httpx.Client, browser: Any, url: str, slowdown: float, seed: int) -> dict:
+def one_run(
+    http: httpx.Client, browser: Any, url: str, slowdown: float, seed: int
+) -> dict[str, Any]:
     created = http.post("/api/games", json={"mode": "local", "seed": seed}).json()
     gid, token = created["game_id"], created["token"]
     auth = {"authorization": f"Bearer {token}"}
