@@ -1041,8 +1041,10 @@ export class GameScreen {
   renderMoves() {
     const g = this.store.game;
     const list = this.els.moveList;
-    const follow = !this.movesShown || list.scrollTop + list.clientHeight >= list.scrollHeight - 4 ||
-      g.history.length !== this.movesShown;
+    // (A move follows at once; only when none came is the scroll position read, which costs
+    // the page a layout of all that this drawing changed so far.)
+    const follow = !this.movesShown || g.history.length !== this.movesShown ||
+      list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
     this.movesShown = g.history.length;
     list.replaceChildren(...g.history.flatMap((m) => [h("li", { "data-seat": String(m.seat) }, [
       seatToken(m.seat),
