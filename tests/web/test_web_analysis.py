@@ -80,6 +80,9 @@ def test_a_replay_opens_the_board_where_it_is_and_moves_branch(
     page.click("#board-next")
     expect(page.locator("main[data-version='10']")).to_be_attached()
     # Branch: a move other than the game's next one; the game's line is kept as another line.
+    # (Clicked once the engine's table stands: each step it shows redraws the table, and a
+    # click whose press and release fall on either side of a redraw is lost.)
+    wait_final(page)
     others = [m for m in shown if m != played[10]]
     assert others, "the engine lists more than one candidate"
     other = others[0]
