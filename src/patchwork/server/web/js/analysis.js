@@ -138,6 +138,7 @@ export class AnalysisScreen extends BoardScreen {
   show(board) {
     this.board = board;
     this.result = null;
+    this.candidateButtons = new Map();
     const q = new URLSearchParams({ position: this.start_ });
     if (this.cursor) q.set("moves", this.line.slice(0, this.cursor).join(" "));
     history.replaceState(null, "", `/analysis?${q}`);
@@ -345,8 +346,7 @@ export class AnalysisScreen extends BoardScreen {
       : fmt(_("Searching… step {k} of {n}"), { k: num(r.step), n: num(r.steps) });
     const line = r.principal_line.slice(0, LINE_SHOWN).join(" ") + (r.principal_line.length > LINE_SHOWN ? " …" : "");
     const rows = r.candidates.slice(0, SHOWN).map((c) => h("tr", { "data-move": c.move }, [
-      h("td", {}, [h("button", { type: "button", class: "link-button play-candidate", title: _("Play this move"),
-        onclick: () => this.sendMove(c.move) }, [notation(c.move)])]),
+      h("td", {}, [this.candidateButton(c.move)]),
       h("td", { class: "num", text: percent(c.win_probability) }),
       h("td", { class: "num", text: signed(c.margin) }),
       h("td", { class: "line" }, [h("code", { dir: "ltr", text: digits(c.line.slice(1, 3).join(" ")) })]),
@@ -366,6 +366,19 @@ export class AnalysisScreen extends BoardScreen {
       ]),
       h("p", { class: "muted small", id: "engine-status", "aria-live": "polite", text: status }),
     ];
+  }
+
+  // A candidate's button, the same element at every step of the search of one position: the
+  // table is drawn afresh at each step, and a click pressed on one step's button and released
+  // on the next one's would be lost.
+  candidateButton(move) {
+    let button = this.candidateButtons.get(move);
+    if (!button) {
+      button = h("button", { type: "button", class: "link-button play-candidate", title: _("Play this move"),
+        onclick: () => this.sendMove(move) }, [notation(move)]);
+      this.candidateButtons.set(move, button);
+    }
+    return button;
   }
 
   // The engine's best move drawn on the mover's quilt, as a hint is (none for an advance).
