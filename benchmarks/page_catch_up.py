@@ -26,6 +26,8 @@ import httpx
 from playwright.sync_api import sync_playwright
 from server_load import OwnServer
 
+from patchwork import square_name
+
 CHROMIUM = "/usr/bin/chromium"
 
 COUNT_DRAWINGS = """() => {
@@ -46,7 +48,7 @@ def next_move(view: dict[str, Any]) -> str:
     if not bits:
         raise SystemExit(f"no move to make in game {view['id']} at version {view['version']}")
     i = (bits & -bits).bit_length() - 1  # squares: bit 9 * row + column
-    return f"S@{'abcdefghi'[i % 9]}{i // 9 + 1}"
+    return f"S@{square_name(*divmod(i, 9))}"
 
 
 def one_run(
