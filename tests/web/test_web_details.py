@@ -259,6 +259,53 @@ def test_a_long_press_shows_a_patch_large_on_a_phone(
     assert not errors, errors
 
 
+def test_a_patch_held_large_stays_while_a_player_advances(
+    browser: Browser, web_server: ServerProcess
+) -> None:
+    """Watching on a phone, a finger holds a patch of the circle while a player advances: the
+    circle is as it was, so its items are kept (the one under the finger the same element)
+    and the patch stays large until the finger lifts."""
+    created = web_server.create(mode="local", seed=5, name="Ann", opponent_name="Bob")
+    gid, token, g = created["game_id"], created["token"], created["game"]
+    ctx = new_context(browser, phone=True)
+    page = ctx.new_page()
+    errors = watch_errors(page)
+    try:
+        page.goto(f"{web_server.url}/play/{gid}")
+        expect(page.locator("#connection")).to_have_attribute("data-status", "online")
+        patch = g["circle"][5]
+        item = page.locator(f'.ring [data-patch="{patch}"]')
+        item.scroll_into_view_if_needed()
+        item.evaluate("el => { window.held = el; }")
+        box = item.bounding_box()
+        assert box is not None
+        point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+        cdp = ctx.new_cdp_session(page)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
+        page.wait_for_timeout(800)
+        expect_zoomed(page, patch)
+        r = web_server.post(
+            f"/api/games/{gid}/moves", {"move": "A", "version": g["version"]}, token
+        )
+        assert r.status_code == 200, r.text
+        wait_version_above(page, g["version"])
+        assert page.evaluate("window.held.isConnected && window.held.matches('.ring [data-patch]')")
+        expect_zoomed(page, patch)
+        # Beside the item, wherever the page moved it (a new line of the move list above it
+        # changes the page's height; the browser scrolls to keep the circle in place).
+        held = item.bounding_box()
+        zoom = page.locator("#patch-zoom").bounding_box()
+        assert held and zoom
+        assert zoom["y"] + zoom["height"] <= held["y"] or zoom["y"] >= held["y"] + held["height"]
+        assert zoom["x"] <= held["x"] + held["width"] / 2 <= zoom["x"] + zoom["width"]
+        shot(page, "circle-zoom-held-phone", full_page=False)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        expect(page.locator("#patch-zoom")).to_be_hidden()
+    finally:
+        ctx.close()
+    assert not errors, errors
+
+
 # -- 9: the move list shows whole lines ------------------------------------------------------
 
 CUT_JS = """() => {

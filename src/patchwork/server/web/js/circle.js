@@ -79,7 +79,16 @@ export function patchItem(patch, offerNo = null, attrs = {}) {
 
 // The ring's items in `ring` (absolutely placed) around `centre` (the time board's box).
 // One patch takes the Tab key's stop (the one that had it, else the first on offer).
+// A ring is drawn again only when what it shows changed: a message that leaves the circle
+// as it was (the same position sent again, an Advance) keeps its items, so that a patch
+// under a finger's long press or a pointer stays the element it was.
+const drawn = new WeakMap();
+
 export function renderCircle(ring, { circle, patches, offered, aspect = 1.12 }) {
+  const key = JSON.stringify([circle, offered, aspect]);
+  const last = drawn.get(ring);
+  if (last && last.key === key && last.patches === patches && ring.childElementCount) return;
+  drawn.set(ring, { key, patches });
   const focused = ring.contains(document.activeElement) ? document.activeElement.dataset.patch : null;
   const current = focused || (ring.querySelector('[tabindex="0"]') || {}).dataset?.patch;
   const n = circle.length + 1;
@@ -104,6 +113,7 @@ export function renderCircle(ring, { circle, patches, offered, aspect = 1.12 }) 
 
 const LONG_PRESS_MS = 450;
 let zoom = null;
+let zoomedItem = null; // the item whose patch the zoom shows
 
 function zoomBox() {
   if (!zoom || !zoom.isConnected) {
@@ -129,7 +139,12 @@ export function showPatchZoom(item, patch) {
   );
   box.dataset.patch = String(patch.patch);
   box.hidden = false;
-  // Above the item where there is room, else below; always inside the window.
+  zoomedItem = item;
+  placeZoom(box, item);
+}
+
+// Above the item where there is room, else below; always inside the window.
+function placeZoom(box, item) {
   const r = item.getBoundingClientRect();
   const b = box.getBoundingClientRect();
   const gap = 8;
@@ -142,6 +157,15 @@ export function showPatchZoom(item, patch) {
 
 export function hidePatchZoom() {
   if (zoom) zoom.hidden = true;
+  zoomedItem = null;
+}
+
+// The page scrolled: the patch shown large follows its item, or goes with it (a finger's
+// scroll ends a long press itself; this is the page moving under a held or focused patch,
+// as when a move's line above it changes the page's height).
+function followScroll() {
+  if (zoom && !zoom.hidden && zoomedItem && zoomedItem.isConnected) placeZoom(zoom, zoomedItem);
+  else hidePatchZoom();
 }
 
 // Shows the patches of `container` (items with data-patch) large on hover (a mouse or a
@@ -214,5 +238,5 @@ export function installPatchZoom(container, patches) {
     next.setAttribute("tabindex", "0");
     next.focus();
   });
-  window.addEventListener("scroll", hidePatchZoom, { passive: true });
+  window.addEventListener("scroll", followScroll, { passive: true });
 }
