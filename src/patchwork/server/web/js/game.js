@@ -227,6 +227,9 @@ export class GameScreen {
     if (!game) return;
     const current = this.latest();
     if (current && current.id === game.id && game.version < current.version) return;
+    // The same game again (the socket's first state after the page's own request, a
+    // reconnection with nothing missed): nothing to draw.
+    if (!events.length && current && JSON.stringify(game) === JSON.stringify(current)) return;
     this.receive(game, events);
     for (const e of events) {
       if (e.kind === "rematch" && e.game_id) this.goToRematch(e.game_id);
