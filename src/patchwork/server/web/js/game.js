@@ -171,10 +171,18 @@ export class GameScreen {
     if (this.chat && this.chat.onMessage(msg)) return; // chat.js: the game's chat room
     if (msg.server_time) this.clockOffset = msg.server_time - Date.now() / 1000;
     switch (msg.type) {
-      case "welcome":
+      case "welcome": {
+        const before = this.seats.join();
         if (Array.isArray(msg.seats) && msg.seats.length) this.seats = msg.seats;
         else if (msg.role === "spectator") this.seats = [];
+        // Seats the page did not know (an account's, kept by the server): the same game, now
+        // drawn from them, since the state that follows may be the one already drawn.
+        if (this.seats.join() !== before && this.store.game && !this.incoming) {
+          this.placement.refresh();
+          this.render();
+        }
         break;
+      }
       case "state":
         this.apply(msg.game, msg.event ? [msg.event] : []);
         break;
