@@ -319,32 +319,34 @@ def test_two_accounts_meet_in_the_lobby_and_play_a_rated_game(
 
 
 def test_an_accounts_game_plays_in_a_browser_that_kept_no_seat(
-    browser: Browser, server: ServerProcess
+    browser: Browser, tmp_path: Path
 ) -> None:
     """A signed-in player's game opened where the browser kept no seat for it (another
-    device, cleared storage): the server's welcome names the seat, and the page plays it."""
-    ctx = new_context(browser)
-    try:
-        page = ctx.new_page()
-        errors = watch_errors(page)
-        sign_up(page, server, unique("Dora"))
-        page.check('input[name="mode"][value="ai"]')
-        page.check('input[name="level"][value="1"]')
-        page.click("#start-game")
-        page.wait_for_selector("main[data-version]")
-        gid = game_id(page)
-        g = wait_my_turn(page, server, gid)
-        page.evaluate(f"localStorage.removeItem('patchwork.seat.{gid}')")
-        page.reload()
-        expect(page.locator("#connection")).to_have_attribute("data-status", "online")
-        expect(page.locator("#advance")).to_be_enabled()
-        expect(page.get_by_text("You are watching")).to_have_count(0)
-        advance(page)
-        wait_version_above(page, g["version"])
-        assert view(server, gid)["history"][-1]["move"] == "A"
-        assert not errors, errors
-    finally:
-        ctx.close()
+    device, cleared storage): the server's welcome names the seat, and the page plays it.
+    (A server of its own: the module's has its 5 sign-ups an hour taken.)"""
+    with running_server(tmp_path) as server:
+        ctx = new_context(browser)
+        try:
+            page = ctx.new_page()
+            errors = watch_errors(page)
+            sign_up(page, server, unique("Dora"))
+            page.check('input[name="mode"][value="ai"]')
+            page.check('input[name="level"][value="1"]')
+            page.click("#start-game")
+            page.wait_for_selector("main[data-version]")
+            gid = game_id(page)
+            g = wait_my_turn(page, server, gid)
+            page.evaluate(f"localStorage.removeItem('patchwork.seat.{gid}')")
+            page.reload()
+            expect(page.locator("#connection")).to_have_attribute("data-status", "online")
+            expect(page.locator("#advance")).to_be_enabled()
+            expect(page.get_by_text("You are watching")).to_have_count(0)
+            advance(page)
+            wait_version_above(page, g["version"])
+            assert view(server, gid)["history"][-1]["move"] == "A"
+            assert not errors, errors
+        finally:
+            ctx.close()
 
 
 def test_a_rated_game_against_the_computer_in_persian_on_a_phone(
