@@ -77,13 +77,13 @@ export function patchItem(patch, offerNo = null, attrs = {}) {
   ]);
 }
 
-// The ring's items in `ring` (absolutely placed) around `centre` (the time board's box).
-// One patch takes the Tab key's stop (the one that had it, else the first on offer).
-// A ring is drawn again only when what it shows changed: a message that leaves the circle
-// as it was (the same position sent again, an Advance) keeps its items, so that a patch
-// under a finger's long press or a pointer stays the element it was.
+// What each ring shows. A ring is drawn again only when that changed: a message that leaves
+// the circle as it was (the same position sent again, an Advance) keeps its items, so that
+// a patch under a finger's long press or a pointer stays the element it was.
 const drawn = new WeakMap();
 
+// The ring's items in `ring` (absolutely placed) around `centre` (the time board's box).
+// One patch takes the Tab key's stop (the one that had it, else the first on offer).
 export function renderCircle(ring, { circle, patches, offered, aspect = 1.12 }) {
   const key = JSON.stringify([circle, offered, aspect]);
   const last = drawn.get(ring);
