@@ -76,9 +76,10 @@ SERVER_ARGS = (
 
 
 @contextmanager
-def running_server(folder: Path) -> Iterator[ServerProcess]:
-    """A server process with its SQLite database in ``folder``, stopped afterwards."""
-    proc = ServerProcess(f"sqlite:///{folder / 'games.db'}", folder, *SERVER_ARGS)
+def running_server(folder: Path, *extra: str) -> Iterator[ServerProcess]:
+    """A server process with its SQLite database in ``folder``, stopped afterwards; ``extra``
+    arguments after (and over) the tests' own."""
+    proc = ServerProcess(f"sqlite:///{folder / 'games.db'}", folder, *SERVER_ARGS, *extra)
     try:
         proc.start()
         yield proc

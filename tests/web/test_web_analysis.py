@@ -1,11 +1,13 @@
 """The analysis board in the browser: opened from a finished game's replay at its ply, moves
 played for both sides (a candidate of the engine, the board's own placement, advancing),
 stepping back and branching, the other line kept and gone back to; the engine's view
-streamed step by step and its best move marked; a position pasted in (a bad one refused in
-plain words); the engine's socket closed when the page is left."""
+streamed step by step and its best move marked; a candidate's table holding still under a
+pressed pointer; a position pasted in (a bad one refused in plain words); the engine's socket
+closed when the page is left."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
@@ -18,7 +20,9 @@ from conftest import (
     keyboard_place,
     phone,
     placements,
+    running_server,
     shot,
+    watch_errors,
 )
 from server_fixtures import ServerProcess, fetch, legal_moves
 
@@ -111,6 +115,49 @@ def test_a_replay_opens_the_board_where_it_is_and_moves_branch(
     page.wait_for_function("() => location.pathname === '/'")
     page.wait_for_timeout(300)
     assert all(ws.is_closed() for ws in sockets)
+
+
+def test_a_candidate_pressed_while_the_engine_searches_is_played(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """A person presses a candidate while the search still streams its steps: the table holds
+    still until the button is released (a step that reordered it would put another move under
+    the pointer), and the move pressed is played. A server of its own, searching 4 s (the
+    steps 0.25 s to 4 s), so that the press surely falls before the last step."""
+    with running_server(tmp_path, "--board-seconds", "4") as server:
+        ctx = browser.new_context(viewport={"width": 1366, "height": 900})
+        try:
+            page = ctx.new_page()
+            errors = watch_errors(page)
+            position = pw.new_game(seed=12).to_text()
+            page.goto(f"{server.url}/analysis?position={position}")
+            expect(page.locator("main[data-version='0']")).to_be_attached()
+            engine = page.locator("#engine")
+            page.wait_for_function(
+                "() => Number(document.querySelector('#engine').dataset.step) >= 1",
+                polling="raf",
+            )
+            box = page.locator("#engine-candidates .play-candidate").first.bounding_box()
+            assert box
+            x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+            page.mouse.move(x, y)
+            page.mouse.down()
+            step = engine.get_attribute("data-step")
+            pressed = page.evaluate(
+                "([x, y]) => document.elementFromPoint(x, y).closest('tr').dataset.move", [x, y]
+            )
+            assert step is not None and int(step) < 5, f"pressed at step {step}: too late"
+            # The search goes on to its last step; the table drawn stays the one pressed on.
+            expect(engine).to_have_attribute("data-searched", "5", timeout=30_000)
+            expect(engine).to_have_attribute("data-step", step)
+            page.mouse.up()
+            expect(page.locator("main[data-version='1']")).to_be_attached()
+            assert board_moves(page) == [pressed]
+            # Released, the engine searches the new position; its table drawn again.
+            wait_final(page)
+            assert not errors, errors
+        finally:
+            ctx.close()
 
 
 def test_a_pasted_position_opens_and_a_bad_one_is_refused_in_words(

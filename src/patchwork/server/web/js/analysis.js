@@ -128,6 +128,7 @@ export class AnalysisScreen extends BoardScreen {
     super.layout();
     // The engine above the line's moves, in the moves' column.
     this.els.engine = h("section", { class: "engine", id: "engine", "aria-labelledby": "engine-title" });
+    this.els.engine.addEventListener("pointerdown", () => this.holdEngine());
     this.els.lines = h("div", { class: "lines", id: "lines" });
     this.els.moves.prepend(this.els.engine);
     this.els.moves.append(this.els.lines);
@@ -138,7 +139,6 @@ export class AnalysisScreen extends BoardScreen {
   show(board) {
     this.board = board;
     this.result = null;
-    this.candidateButtons = new Map();
     const q = new URLSearchParams({ position: this.start_ });
     if (this.cursor) q.set("moves", this.line.slice(0, this.cursor).join(" "));
     history.replaceState(null, "", `/analysis?${q}`);
@@ -317,11 +317,36 @@ export class AnalysisScreen extends BoardScreen {
     this.analyse();
   }
 
+  // The engine's box holds still while a pointer is pressed on it: each step of the search
+  // redraws its table, and a step that came between a press and its release (reordering the
+  // candidates, or only replacing their buttons) would lose the click. Drawn again after the
+  // release's click.
+  holdEngine() {
+    if (this.engineHeld) return;
+    this.engineHeld = true;
+    const release = () => {
+      window.removeEventListener("pointerup", release, true);
+      window.removeEventListener("pointercancel", release, true);
+      setTimeout(() => {
+        this.engineHeld = false;
+        if (!this.engineStale) return;
+        this.renderEngine();
+        this.markBest();
+      }, 0);
+    };
+    window.addEventListener("pointerup", release, true);
+    window.addEventListener("pointercancel", release, true);
+  }
+
   renderEngine() {
     const box = this.els && this.els.engine;
     if (!box || !this.board) return;
     const g = this.board;
     const r = this.result;
+    // For tools and tests: the step the engine has reached, and (below) the one drawn.
+    box.dataset.searched = r && !r.error ? String(r.step) : "0";
+    this.engineStale = this.engineHeld;
+    if (this.engineHeld) return;
     const toggle = h("label", { class: "switch" }, [
       h("input", { type: "checkbox", id: "engine-on", checked: this.engineOn,
         onchange: () => this.toggleEngine() }),
@@ -345,8 +370,10 @@ export class AnalysisScreen extends BoardScreen {
       ? fmt(_("Searched {n} iterations in {s} s."), { n: num(r.iterations), s: num(Math.round(r.seconds * 10) / 10) })
       : fmt(_("Searching… step {k} of {n}"), { k: num(r.step), n: num(r.steps) });
     const line = r.principal_line.slice(0, LINE_SHOWN).join(" ") + (r.principal_line.length > LINE_SHOWN ? " …" : "");
+    const board = this.board;
     const rows = r.candidates.slice(0, SHOWN).map((c) => h("tr", { "data-move": c.move }, [
-      h("td", {}, [this.candidateButton(c.move)]),
+      h("td", {}, [h("button", { type: "button", class: "link-button play-candidate", title: _("Play this move"),
+        onclick: () => this.playCandidate(board, c.move) }, [notation(c.move)])]),
       h("td", { class: "num", text: percent(c.win_probability) }),
       h("td", { class: "num", text: signed(c.margin) }),
       h("td", { class: "line" }, [h("code", { dir: "ltr", text: digits(c.line.slice(1, 3).join(" ")) })]),
@@ -368,23 +395,16 @@ export class AnalysisScreen extends BoardScreen {
     ];
   }
 
-  // A candidate's button, the same element at every step of the search of one position: the
-  // table is drawn afresh at each step, and a click pressed on one step's button and released
-  // on the next one's would be lost.
-  candidateButton(move) {
-    let button = this.candidateButtons.get(move);
-    if (!button) {
-      button = h("button", { type: "button", class: "link-button play-candidate", title: _("Play this move"),
-        onclick: () => this.sendMove(move) }, [notation(move)]);
-      this.candidateButtons.set(move, button);
-    }
-    return button;
+  // A candidate clicked: played if the board is still the one it was searched on (the box
+  // holds still under a pressed pointer, even should the keys step the board meanwhile).
+  playCandidate(board, move) {
+    if (board === this.board) this.sendMove(move);
   }
 
   // The engine's best move drawn on the mover's quilt, as a hint is (none for an advance).
   markBest() {
     const r = this.result;
-    if (!r || r.error || this.placement.piece) return;
+    if (!r || r.error || this.placement.piece || this.engineHeld) return;
     this.quilts[r.player].showOverlay(r.squares, "hint");
   }
 
