@@ -10,7 +10,7 @@ import { pageTitle } from "./accountpages.js";
 import { _, currentLanguage, fmt } from "./i18n.js";
 import { SESSION_ENDED, backoff, openSocket } from "./socket.js";
 import { saveSeat, loadPrefs, savePrefs } from "./store.js";
-import { botTag, errorText, h, toast } from "./ui.js";
+import { botTag, errorText, h, keepSame, toast } from "./ui.js";
 import { BotOffer, botRow, ratedTag } from "./lobbybots.js";
 import { OnlineCard } from "./people.js";
 import { clockFields, clockText, numberField, readTerms, rulesFields, rulesText } from "./terms.js";
@@ -288,7 +288,7 @@ export class LobbyScreen {
 
   renderBots() {
     if (!this.els) return;
-    this.els.bots.replaceChildren(...this.bots.map((bot) => botRow(bot, (b, button) => this.playBot(b, true, button))));
+    keepSame(this.els.bots, this.bots.map((bot) => botRow(bot, (b, button) => this.playBot(b, true, button))));
   }
 
   createSeek(form) {
@@ -320,7 +320,7 @@ export class LobbyScreen {
     if (!seeks.length) {
       list.replaceChildren(h("li", { class: "muted empty", text: _("No open challenges. Create one, or play someone now.") }));
     } else {
-      list.replaceChildren(...seeks.map((s) => {
+      keepSame(list, seeks.map((s) => {
         const mine = this.isMine(s);
         const range = s.rating_min || s.rating_max
           ? fmt(_("for ratings {low}–{high}"), { low: s.rating_min ? ratingNum(s.rating_min) : "…",

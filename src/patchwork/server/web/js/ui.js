@@ -38,6 +38,21 @@ export function nextFrame(fn, ms = 250) {
   };
 }
 
+// `parent`'s children made `nodes`, keeping each old child that is the same as its
+// replacement (the same markup: Node.isEqualNode; its handlers do what the new one's would),
+// so that a list redrawn at every message keeps the row under a pressed pointer and the focus.
+export function keepSame(parent, nodes) {
+  const old = [...parent.children];
+  const wanted = nodes.map((node) => {
+    const i = old.findIndex((o) => o.isEqualNode(node));
+    return i < 0 ? node : old.splice(i, 1)[0];
+  });
+  for (const gone of old) gone.remove();
+  wanted.forEach((node, i) => {
+    if (parent.children[i] !== node) parent.insertBefore(node, parent.children[i] || null);
+  });
+}
+
 // A touch screen without a mouse: instructions speak of fingers, not of keys.
 export function touchScreen() {
   return window.matchMedia("(pointer: coarse)").matches && !window.matchMedia("(pointer: fine)").matches;
