@@ -254,6 +254,11 @@ def test_a_signed_in_player_reports_a_message(browser: Browser, server: ServerPr
         line = lines(bob).filter(has_text="cheap buttons")
         line.locator(".chat-report").click()
         line.locator("select").select_option("spam")
+        # A message that comes while the form is open leaves it as it was.
+        line.locator("select").evaluate("el => { window.reason = el; }")
+        say(ann, "and free patches too")
+        expect(lines(bob).filter(has_text="free patches")).to_have_count(1)
+        assert bob.evaluate("window.reason.isConnected && window.reason.value") == "spam"
         line.locator('button[type="submit"]').click()
         expect(bob.locator("#chat-status")).to_contain_text("Thank you")
         line = lines(bob).filter(has_text="cheap buttons")

@@ -6,7 +6,7 @@
 
 import { currentAccount } from "./account.js";
 import { _, fmt } from "./i18n.js";
-import { h } from "./ui.js";
+import { h, keepSame } from "./ui.js";
 
 const STORAGE_KEY = "patchwork.chat";
 const MAX_CHARS = 140;
@@ -184,7 +184,9 @@ export class ChatPanel {
     const list = this.els.list;
     const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
     const shown = [...this.lines.values()].sort((a, b) => a.id - b.id).filter((x) => !muted.has(x.name));
-    list.replaceChildren(...(shown.length ? shown.map((x) => this.lineItem(x))
+    // Lines that stayed the same are kept: a reason picked in a report's form, a press on a
+    // line's button, survive a message that comes meanwhile.
+    keepSame(list, (shown.length ? shown.map((x) => this.lineItem(x))
       : [h("li", { class: "chat-empty muted", text: _("No messages yet.") })]));
     if (nearBottom || this.reporting === null) list.scrollTop = list.scrollHeight;
     this.els.mutedList.replaceChildren();
