@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, CDPSession, Locator, Page, expect
 
 import patchwork as pw
 from conftest import (
@@ -226,6 +226,19 @@ def test_a_patch_of_the_circle_is_shown_large(desk: Page, web_server: ServerProc
     expect(page.locator("#patch-zoom")).to_be_hidden()
 
 
+def long_press(ctx: BrowserContext, page: Page, item: Locator) -> tuple[CDPSession, float, float]:
+    """A finger put on ``item`` and held past the long press's time (lifted by the caller
+    with a touchEnd on the session returned); where it is held."""
+    item.scroll_into_view_if_needed()
+    box = item.bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    cdp = ctx.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    page.wait_for_timeout(800)
+    return cdp, x, y
+
+
 def test_a_long_press_shows_a_patch_large_on_a_phone(
     browser: Browser, web_server: ServerProcess
 ) -> None:
@@ -236,16 +249,7 @@ def test_a_long_press_shows_a_patch_large_on_a_phone(
         gid = start_game(page, web_server, "ai", level=1)
         g = wait_my_turn(page, web_server, gid)
         patch = g["circle"][7]
-        item = page.locator(f'.ring [data-patch="{patch}"]')
-        item.scroll_into_view_if_needed()
-        box = item.bounding_box()
-        assert box is not None
-        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-        cdp = ctx.new_cdp_session(page)
-        cdp.send(
-            "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]}
-        )
-        page.wait_for_timeout(800)
+        cdp, x, y = long_press(ctx, page, page.locator(f'.ring [data-patch="{patch}"]'))
         expect_zoomed(page, patch)
         shot(page, "circle-zoom-phone", full_page=False)
         cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
@@ -275,14 +279,8 @@ def test_a_patch_held_large_stays_while_a_player_advances(
         expect(page.locator("#connection")).to_have_attribute("data-status", "online")
         patch = g["circle"][5]
         item = page.locator(f'.ring [data-patch="{patch}"]')
-        item.scroll_into_view_if_needed()
         item.evaluate("el => { window.held = el; }")
-        box = item.bounding_box()
-        assert box is not None
-        point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
-        cdp = ctx.new_cdp_session(page)
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
-        page.wait_for_timeout(800)
+        cdp, _x, _y = long_press(ctx, page, item)
         expect_zoomed(page, patch)
         r = web_server.post(
             f"/api/games/{gid}/moves", {"move": "A", "version": g["version"]}, token

@@ -74,13 +74,14 @@ BUSY_UNTIL = """([url, version]) => setTimeout(() => {
   }
 }, 0)"""
 
-# Counts the page's drawings of the game: each sets the version shown on <main>.
-COUNT_DRAWINGS = """() => {
-  const main = document.querySelector("main");
-  window.drawings = [];
-  new MutationObserver(() => window.drawings.push(main.dataset.version))
-    .observe(main, { attributes: true, attributeFilter: ["data-version"] });
-}"""
+# From the page's start (an init script), counts its drawings of the game: each sets the
+# version shown on <main> (whichever <main> the page has by then).
+COUNT_DRAWINGS = """window.drawings = [];
+new MutationObserver((records) => {
+  for (const r of records) {
+    if (r.target.matches("main")) window.drawings.push(r.target.dataset.version);
+  }
+}).observe(document, { attributes: true, attributeFilter: ["data-version"], subtree: true });"""
 
 
 def test_a_page_that_fell_behind_draws_the_newest_position_once(
@@ -90,12 +91,13 @@ def test_a_page_that_fell_behind_draws_the_newest_position_once(
     try:
         page = ctx.new_page()
         errors = watch_errors(page)
+        page.add_init_script(COUNT_DRAWINGS)
         gid = start_game(page, own_server, "local", name="Ann")
         expect(page.locator("#connection")).to_have_attribute("data-status", "online")
         seat = json.loads(page.evaluate(f"localStorage.getItem('patchwork.seat.{gid}')") or "null")
         g = view(own_server, gid)
         moves = 30
-        page.evaluate(COUNT_DRAWINGS)
+        page.evaluate("window.drawings = []")  # from here on
         # The page is busy from now until the 30th move is stored; they are made over HTTP.
         page.evaluate(BUSY_UNTIL, [f"/api/games/{gid}", g["version"] + moves])
         for _ in range(moves):
@@ -121,18 +123,6 @@ def test_a_page_that_fell_behind_draws_the_newest_position_once(
         ctx.close()
 
 
-# From the page's start, counts its drawings of the game (as COUNT_DRAWINGS, once <main> is
-# there).
-COUNT_DRAWINGS_FROM_START = """window.drawings = [];
-new MutationObserver((_, seen) => {
-  const main = document.querySelector("main");
-  if (!main) return;
-  seen.disconnect();
-  new MutationObserver(() => window.drawings.push(main.dataset.version))
-    .observe(main, { attributes: true, attributeFilter: ["data-version"] });
-}).observe(document, { childList: true, subtree: true });"""
-
-
 def test_an_opened_game_is_drawn_once(browser: Browser, own_server: ServerProcess) -> None:
     """The page asks for the game, then its socket sends the same game: drawn once, not twice
     (each drawing of the table costs a slow phone a tenth of a second, and rebuilt the patch
@@ -142,7 +132,7 @@ def test_an_opened_game_is_drawn_once(browser: Browser, own_server: ServerProces
     try:
         page = ctx.new_page()
         errors = watch_errors(page)
-        page.add_init_script(COUNT_DRAWINGS_FROM_START)
+        page.add_init_script(COUNT_DRAWINGS)
         page.goto(f"{own_server.url}/play/{created['game_id']}")
         expect(page.locator("#connection")).to_have_attribute("data-status", "online")
         # The socket's state has come by now; give its frame time to be drawn.

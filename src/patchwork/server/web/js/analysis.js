@@ -319,8 +319,8 @@ export class AnalysisScreen extends BoardScreen {
 
   // The engine's box holds still while a pointer is pressed on it: each step of the search
   // redraws its table, and a step that came between a press and its release (reordering the
-  // candidates, or only replacing their buttons) would lose the click. Drawn again after the
-  // release's click.
+  // candidates, or only replacing their buttons) would lose the click. Drawn as it is now
+  // after the release's click.
   holdEngine() {
     if (this.engineHeld) return;
     this.engineHeld = true;
@@ -329,7 +329,6 @@ export class AnalysisScreen extends BoardScreen {
       window.removeEventListener("pointercancel", release, true);
       setTimeout(() => {
         this.engineHeld = false;
-        if (!this.engineStale) return;
         this.renderEngine();
         this.markBest();
       }, 0);
@@ -345,7 +344,6 @@ export class AnalysisScreen extends BoardScreen {
     const r = this.result;
     // For tools and tests: the step the engine has reached, and (below) the one drawn.
     box.dataset.searched = r && !r.error ? String(r.step) : "0";
-    this.engineStale = this.engineHeld;
     if (this.engineHeld) return;
     const toggle = h("label", { class: "switch" }, [
       h("input", { type: "checkbox", id: "engine-on", checked: this.engineOn,

@@ -87,7 +87,7 @@ const drawn = new WeakMap();
 export function renderCircle(ring, { circle, patches, offered, aspect = 1.12 }) {
   const key = JSON.stringify([circle, offered, aspect]);
   const last = drawn.get(ring);
-  if (last && last.key === key && last.patches === patches && ring.childElementCount) return;
+  if (last && last.key === key && last.patches === patches) return;
   drawn.set(ring, { key, patches });
   const focused = ring.contains(document.activeElement) ? document.activeElement.dataset.patch : null;
   const current = focused || (ring.querySelector('[tabindex="0"]') || {}).dataset?.patch;
